@@ -1,0 +1,186 @@
+/**
+ * `marketdesk serve | sync | fake-upstream`: the headless entry points (npm run serve, ...).
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { startService } from './service/service.ts';
+import type { SiteMap } from './store/catalog-reader.ts';
+import type { Logger } from './store/sqlite.ts';
+import { isProfileName, resolveUrls, type ProfileName } from './upstream/profiles.ts';
+
+const USAGE = {
+  serve:
+    'usage: npm run serve -- [--data-dir DIR] [--host H] [--base-port N] [--clob-port N] [--profile polymarket|kuest] ' +
+    '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N] [--sites FILE]',
+  sync:
+    'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] [--horizon-days N]',
+};
+
+const upstreamFlags = {
+  'data-dir': { type: 'string' },
+  profile: { type: 'string' },
+  'gamma-url': { type: 'string' },
+  'clob-url': { type: 'string' },
+  'data-url': { type: 'string' },
+  'horizon-days': { type: 'string' },
+  help: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+const serveFlags = {
+  ...upstreamFlags,
+  host: { type: 'string' },
+  'base-port': { type: 'string' },
+  'clob-port': { type: 'string' },
+  offline: { type: 'boolean' },
+  'sync-interval': { type: 'string' },
+  sites: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+class UsageError extends Error {}
+
+export const consoleLogger: Logger = {
+  info: (m) => process.stderr.write(`${new Date().toISOString()} ${m}\n`),
+  warn: (m) => process.stderr.write(`${new Date().toISOString()} warning: ${m}\n`),
+};
+
+/** The platform's app-data folder: ~/.config/marketdesk on Linux. */
+export function defaultDataDir(): string {
+  const home = os.homedir();
+  if (process.platform === 'win32') return path.join(process.env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'), 'marketdesk');
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'marketdesk');
+  return path.join(process.env['XDG_CONFIG_HOME'] || path.join(home, '.config'), 'marketdesk');
+}
+
+function intFlag(v: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be an integer between ${min} and ${max}`);
+  return Number(v);
+}
+
+function upstreamConfig(v: { profile?: string; 'gamma-url'?: string; 'clob-url'?: string; 'data-url'?: string }) {
+  const profile = v.profile ?? 'polymarket';
+  if (!isProfileName(profile)) throw new UsageError(`--profile must be polymarket or kuest`);
+  for (const k of ['gamma-url', 'clob-url', 'data-url'] as const) {
+    const u = v[k];
+    if (u !== undefined && !/^https?:\/\/./.test(u)) throw new UsageError(`--${k} must be an http(s) URL`);
+  }
+  const urls = resolveUrls(profile as ProfileName, {
+    ...(v['gamma-url'] ? { gamma: v['gamma-url'] } : {}),
+    ...(v['clob-url'] ? { clob: v['clob-url'] } : {}),
+    ...(v['data-url'] ? { data: v['data-url'] } : {}),
+  });
+  return { profile, urls };
+}
+
+function readSites(file: string | undefined): SiteMap {
+  if (!file) return {};
+  const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--sites must be a JSON object of site -> [wallet, ...]');
+  for (const [site, wallets] of Object.entries(parsed)) {
+    if (!Array.isArray(wallets) || !wallets.every((w) => typeof w === 'string')) {
+      throw new UsageError(`--sites: "${site}" must map to an array of wallet addresses`);
+    }
+  }
+  return parsed as SiteMap;
+}
+
+async function serve(argv: string[]): Promise<void> {
+  const { values: v } = parseArgs({ args: argv, options: serveFlags, strict: true, allowPositionals: false });
+  if (v.help) return void console.log(USAGE.serve);
+  const { profile, urls } = upstreamConfig(v);
+  const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 3650);
+  const interval = intFlag(v['sync-interval'], 'sync-interval', 1, 86_400);
+  const dataDir = v['data-dir'] ?? defaultDataDir();
+  const log = consoleLogger;
+  const service = await startService({
+    dataDir,
+    host: v.host ?? '127.0.0.1',
+    basePort: intFlag(v['base-port'], 'base-port', 0, 65535) ?? 7310,
+    clobPort: intFlag(v['clob-port'], 'clob-port', 0, 65535) ?? 7311,
+    profile,
+    urls,
+    offline: !!v.offline,
+    autoSync: !v.offline,
+    ...(interval !== undefined ? { syncIntervalMs: interval * 1000 } : {}),
+    ...(horizonDays !== undefined ? { horizonMs: horizonDays * 86_400_000 } : {}),
+    sites: readSites(v.sites),
+    log,
+  });
+  const counts = service.store.reader.counts();
+  console.log(`marketdesk ${v.offline ? 'serving its cache offline' : `syncing from ${urls.gamma}`}; ${counts.markets} markets, ${counts.events} events cached in ${dataDir}`);
+  console.log(`base: ${service.baseUrl}`);
+  console.log(`clob: ${service.clobUrl}`);
+  console.log(`web UI: ${service.baseUrl}/app/`);
+  let stopping = false;
+  const stop = (sig: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${sig}: persisting the cache and stopping`);
+    service.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        log.warn(`shutdown failed: ${(e as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function syncOnce(argv: string[]): Promise<void> {
+  const { values: v } = parseArgs({ args: argv, options: upstreamFlags, strict: true, allowPositionals: false });
+  if (v.help) return void console.log(USAGE.sync);
+  const { profile, urls } = upstreamConfig(v);
+  const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 3650);
+  const dataDir = v['data-dir'] ?? defaultDataDir();
+  const service = await startService({
+    dataDir, http: false, profile, urls,
+    // Fail within seconds when the upstream is unreachable, not after minutes of backoff.
+    client: { maxRetries: 3, maxDelayMs: 5000 },
+    ...(horizonDays !== undefined ? { horizonMs: horizonDays * 86_400_000 } : {}),
+  });
+  const t0 = performance.now();
+  try {
+    await service.sync!.syncNow('full');
+  } catch (e) {
+    await service.close();
+    process.stderr.write(`marketdesk sync failed: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  const counts = service.store.reader.counts();
+  await service.close();
+  console.log(
+    `synced ${counts.markets} markets, ${counts.events} events, ${counts.tags} tags from ${urls.gamma} in ${((performance.now() - t0) / 1000).toFixed(1)} s into ${dataDir}`,
+  );
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case 'serve':
+        return await serve(rest);
+      case 'sync':
+        return await syncOnce(rest);
+      case 'fake-upstream': {
+        const { runFakeUpstream } = await import('./fake-upstream/main.ts');
+        return await runFakeUpstream(rest);
+      }
+      default:
+        throw new UsageError(`usage: marketdesk serve|sync|fake-upstream [flags]  (try --help after a command)`);
+    }
+  } catch (e) {
+    const usage = cmd === 'serve' || cmd === 'sync' ? `\n${USAGE[cmd]}` : '';
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`marketdesk: ${(e as Error).message}${usage}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`marketdesk: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,4 @@
+export * from './operations.ts';
+export * from './params.ts';
+export * from './types.ts';
+export * from './errors.ts';

@@ -1,0 +1,112 @@
+/**
+ * The served resource shapes (interface spec section 2). Fields beyond the spec's are the
+ * upstream Gamma fields the cache keeps; like Gamma, a field with no value is left out.
+ */
+
+export interface EventRef {
+  id: string;
+  ticker?: string;
+  slug?: string;
+  title?: string;
+}
+
+/** Spec 2.1 plus the upstream money/price fields a market browser needs. */
+export interface Market {
+  id: string;
+  question?: string;
+  conditionId?: string;
+  slug?: string;
+  resolutionSource?: string;
+  endDate?: string;
+  startDate?: string;
+  image?: string;
+  icon?: string;
+  description?: string;
+  outcomes?: string;
+  outcomePrices?: string | null;
+  clobTokenIds?: string;
+  volume?: string;
+  volumeNum?: number;
+  volume24hr?: number;
+  liquidity?: string;
+  liquidityNum?: number;
+  bestBid?: number;
+  bestAsk?: number;
+  lastTradePrice?: number;
+  active?: boolean;
+  closed?: boolean;
+  archived?: boolean;
+  createdAt?: string;
+  updatedAt?: string;
+  closedTime?: string;
+  questionID?: string;
+  events?: EventRef[];
+  [key: string]: unknown;
+}
+
+export interface EventTag {
+  id: string;
+  label?: string;
+  slug?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  requiresTranslation?: boolean;
+  [key: string]: unknown;
+}
+
+/** Spec 2.2 plus upstream money fields; `markets` are Markets without `events`. */
+export interface Event {
+  id: string;
+  ticker?: string;
+  slug?: string;
+  title?: string;
+  description?: string;
+  resolutionSource?: string;
+  startDate?: string;
+  endDate?: string;
+  image?: string;
+  icon?: string;
+  active?: boolean;
+  closed?: boolean;
+  archived?: boolean;
+  createdAt?: string;
+  updatedAt?: string;
+  volume?: number;
+  liquidity?: number;
+  tags: EventTag[];
+  markets: Market[];
+  [key: string]: unknown;
+}
+
+export type Tag = EventTag;
+
+export interface SyncStatus {
+  phase: 'idle' | 'full' | 'incremental' | 'offline';
+  running: boolean;
+  /** Items written in the current (or last) run. */
+  progress: { events: number; markets: number; tags: number; pages: number };
+  lastSuccessAt: string | null;
+  lastError: string | null;
+  lastFullSyncAt: string | null;
+  online: boolean;
+}
+
+export interface ServiceStatus {
+  version: string;
+  profile: string;
+  offline: boolean;
+  counts: { markets: number; events: number; tags: number; series: number };
+  catalogVersion: number;
+  sync: SyncStatus;
+  persistedAt: string | null;
+}
+
+/** Error bodies (spec section 7; DESIGN.md decisions). */
+export interface CatalogErrorBody {
+  type: string;
+  error: string;
+}
+export interface PlainErrorBody {
+  error: string;
+}
+export type ErrorBody = CatalogErrorBody | PlainErrorBody;

@@ -1,0 +1,36 @@
+/**
+ * Calls an operation by name with raw (string) parameters, the same way for every face:
+ * HTTP routes and the Electron IPC bridge both come through here, so validation and error
+ * bodies cannot drift apart.
+ */
+import {
+  ApiError, badRequest, internalError, isApiError, operations, parseParams,
+  type OpName, type ParamsOf, type RawParams, type ResultOf,
+} from '../contract/index.ts';
+import type { Logger } from '../store/sqlite.ts';
+
+export type Handlers = { [K in OpName]: (params: ParamsOf<K>) => ResultOf<K> | Promise<ResultOf<K>> };
+
+export type Dispatch = <K extends OpName>(op: K, raw: RawParams) => Promise<ResultOf<K>>;
+
+export function createDispatch(handlers: Handlers, log: Logger): Dispatch {
+  return async (op, raw) => {
+    const def = operations[op];
+    const parsed = parseParams(def.params, raw);
+    if (!parsed.ok) throw badRequest(def.errors, parsed.message);
+    if (def.unknownParams === 'reject' && parsed.unknown?.length) {
+      throw badRequest(def.errors, `unknown_field: ${parsed.unknown[0]}`);
+    }
+    try {
+      const handler = handlers[op] as (p: unknown) => unknown;
+      return (await handler(parsed.value)) as ResultOf<typeof op>;
+    } catch (e) {
+      if (isApiError(e)) throw e;
+      // Never a stack trace to a caller: log it, answer the spec's internal error body.
+      log.warn(`${op} failed: ${(e as Error).stack ?? String(e)}`);
+      throw internalError(def.errors);
+    }
+  };
+}
+
+export { ApiError };

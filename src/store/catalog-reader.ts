@@ -1,0 +1,294 @@
+/**
+ * Catalog queries: the filters, sorts and pages of GET /markets and GET /events, and the
+ * lookups by id and slug, answered from the cache and shaped as the spec's objects.
+ */
+import {
+  EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS, badRequest,
+  type Event, type EventRef, type Market, type ParamsOf, type Tag,
+} from '../contract/index.ts';
+import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, rowMapper } from './fields.ts';
+import { placeholders, type Bind, type Row, type Statements } from './statements.ts';
+
+/** Which wallets a `creator` site identifier stands for (DESIGN.md: `creator`). */
+export type SiteMap = Readonly<Record<string, readonly string[]>>;
+
+const WALLET = /^0x[0-9a-fA-F]{40}$/;
+
+const MARKET_COLS = `m.id, ${MARKET_FIELDS.map((f) => `m."${f.name}"`).join(', ')}, m._extra`;
+const EVENT_COLS = `e.id, ${EVENT_FIELDS.map((f) => `e."${f.name}"`).join(', ')}, e._extra`;
+const TAG_COLS = `t.id, ${TAG_FIELDS.map((f) => `t."${f.name}"`).join(', ')}, t._extra`;
+const mapMarket = rowMapper(MARKET_FIELDS) as (row: Row) => Market;
+const mapEvent = rowMapper(EVENT_FIELDS) as (row: Row) => Omit<Event, 'tags' | 'markets'>;
+const mapTag = rowMapper(TAG_FIELDS) as (row: Row) => Tag;
+export const mapSeries = rowMapper(SERIES_FIELDS);
+
+/** order name -> sort column, per entity. Money sent as strings sorts by its numeric twin. */
+const MARKET_SORT: Record<(typeof MARKET_ORDER_FIELDS)[number], string> = {
+  id: 'm.id', slug: 'm."slug"', question: 'm."question"', volume: 'm._volume', volumeNum: 'm._volume',
+  volume24hr: 'm."volume24hr"', volume1wk: 'm."volume1wk"', liquidity: 'm._liquidity', liquidityNum: 'm._liquidity',
+  startDate: 'm._start_ts', endDate: 'm._end_ts', createdAt: 'm._created_ts', updatedAt: 'm._updated_ts',
+  closedTime: 'm._closed_ts',
+};
+const EVENT_SORT: Record<(typeof EVENT_ORDER_FIELDS)[number], string> = {
+  id: 'e.id', slug: 'e._slug_lc', title: 'e."title"', volume: 'e."volume"', volume24hr: 'e."volume24hr"',
+  volume1wk: 'e."volume1wk"', liquidity: 'e."liquidity"', startDate: 'e._start_ts', endDate: 'e._end_ts',
+  createdAt: 'e._created_ts', updatedAt: 'e._updated_ts', closedTime: 'e._closed_ts',
+};
+
+interface Query {
+  where: string[];
+  bind: Bind;
+  /** Set when a filter can match nothing (an unknown tag or event slug): answer [] at once. */
+  empty?: boolean;
+}
+
+function parseOrder(order: string | undefined, table: Record<string, string>): string[] | null {
+  if (order === undefined || order.trim() === '') return null;
+  const cols: string[] = [];
+  for (const name of order.split(',').map((s) => s.trim())) {
+    const c = Object.hasOwn(table, name) ? table[name] : undefined;
+    if (!c) throw badRequest('catalog', 'order fields are not valid');
+    if (!cols.includes(c)) cols.push(c);
+  }
+  return cols;
+}
+
+export class CatalogReader {
+  constructor(
+    private readonly st: Statements,
+    private readonly sites: () => SiteMap,
+  ) {}
+
+  // ---- filters shared by both listings -------------------------------------------------
+
+  private statusFilters(q: Query, alias: string, p: { active?: boolean; closed?: boolean; archived?: boolean }): void {
+    for (const k of ['active', 'closed', 'archived'] as const) {
+      const v = p[k];
+      if (v !== undefined) {
+        q.where.push(`${alias}."${k}" = ?`);
+        q.bind.push(v ? 1 : 0);
+      }
+    }
+  }
+
+  /** Resolves `tag_id` and `tag`/`tag_slug` to one tag id; both given must name the same tag. */
+  private tagId(p: { tag?: string; tag_id?: number; tag_slug?: string }): number | null | undefined {
+    const slug = p.tag_slug ?? p.tag;
+    if (p.tag !== undefined && p.tag_slug !== undefined && p.tag.toLowerCase() !== p.tag_slug.toLowerCase()) return null;
+    let id: number | undefined = p.tag_id;
+    if (slug !== undefined) {
+      const found = this.st.value('SELECT id FROM tags WHERE _slug_lc = ?', [slug.toLowerCase()]);
+      if (typeof found !== 'number') return null;
+      if (id !== undefined && id !== found) return null;
+      id = found;
+    }
+    return id;
+  }
+
+  /** The lower-cased creator wallets a `creator` value stands for; [] matches nothing. */
+  private creatorWallets(creator: string): string[] {
+    if (WALLET.test(creator)) return [creator.toLowerCase()];
+    const sites = this.sites();
+    const wallets = Object.hasOwn(sites, creator) ? sites[creator] : Object.hasOwn(sites, creator.toLowerCase()) ? sites[creator.toLowerCase()] : undefined;
+    return (wallets ?? []).map((w) => w.toLowerCase());
+  }
+
+  // ---- markets ---------------------------------------------------------------------------
+
+  listMarkets(p: ParamsOf<'markets.list'>): Market[] {
+    const sort = parseOrder(p.order, MARKET_SORT);
+    const q: Query = { where: [], bind: [] };
+    this.statusFilters(q, 'm', p);
+    const tagId = this.tagId(p);
+    if (tagId === null) return [];
+    if (tagId !== undefined) {
+      q.where.push('m.id IN (SELECT market_id FROM market_tags WHERE tag_id = ?)');
+      q.bind.push(tagId);
+    }
+    if (p.event_id !== undefined) {
+      q.where.push('m.id IN (SELECT market_id FROM market_events WHERE event_id = ?)');
+      q.bind.push(p.event_id);
+    }
+    if (p.event_slug !== undefined) {
+      q.where.push('m.id IN (SELECT me.market_id FROM market_events me JOIN events e ON e.id = me.event_id WHERE e._slug_lc = ?)');
+      q.bind.push(p.event_slug.toLowerCase());
+    }
+    if (p.conditionId !== undefined) {
+      q.where.push('m._condition_lc = ?');
+      q.bind.push(p.conditionId.toLowerCase());
+    }
+    if (p.slug !== undefined) {
+      q.where.push('m."slug" = ?');
+      q.bind.push(p.slug);
+    }
+    if (p.creator !== undefined) {
+      const wallets = this.creatorWallets(p.creator);
+      if (wallets.length === 0) return [];
+      q.where.push(`m._creator_lc IN (${placeholders(wallets.length)})`);
+      q.bind.push(...wallets);
+    }
+    const rows = this.page('markets m', MARKET_COLS, 'm.id', q, sort, p.ascending, p.limit, p.offset);
+    return this.hydrateMarkets(rows.map(mapMarket));
+  }
+
+  /**
+   * One page in `sort` order with nulls last and ties broken by id. A single sort column reads
+   * straight off its index: descending puts NULLs last already; ascending reads the non-null
+   * part first and continues into the NULL part only when the page runs past it.
+   */
+  private page(from: string, cols: string, idCol: string, q: Query, sort: string[] | null, ascending: boolean,
+    limit: number, offset: number): Row[] {
+    const where = (extra?: string) => {
+      const all = extra ? [...q.where, extra] : q.where;
+      return all.length ? ` WHERE ${all.join(' AND ')}` : '';
+    };
+    if (!sort) {
+      return this.st.all(`SELECT ${cols} FROM ${from}${where()} ORDER BY ${idCol} ASC LIMIT ? OFFSET ?`, [...q.bind, limit, offset]);
+    }
+    const dir = ascending ? 'ASC' : 'DESC';
+    if (sort.length > 1) {
+      const order = sort.map((c) => `(${c} IS NULL), ${c} ${dir}`).join(', ');
+      return this.st.all(`SELECT ${cols} FROM ${from}${where()} ORDER BY ${order}, ${idCol} ${dir} LIMIT ? OFFSET ?`,
+        [...q.bind, limit, offset]);
+    }
+    const c = sort[0]!;
+    if (c === idCol || !ascending) {
+      return this.st.all(`SELECT ${cols} FROM ${from}${where()} ORDER BY ${c} ${dir}, ${idCol} ${dir} LIMIT ? OFFSET ?`,
+        [...q.bind, limit, offset]);
+    }
+    const rows = this.st.all(`SELECT ${cols} FROM ${from}${where(`${c} IS NOT NULL`)} ORDER BY ${c} ASC, ${idCol} ASC LIMIT ? OFFSET ?`,
+      [...q.bind, limit, offset]);
+    if (rows.length === limit) return rows;
+    let nullOffset = 0;
+    if (rows.length === 0 && offset > 0) {
+      const nonNull = Number(this.st.value(`SELECT count(*) FROM ${from}${where(`${c} IS NOT NULL`)}`, q.bind) ?? 0);
+      nullOffset = Math.max(0, offset - nonNull);
+    }
+    const rest = this.st.all(`SELECT ${cols} FROM ${from}${where(`${c} IS NULL`)} ORDER BY ${idCol} ASC LIMIT ? OFFSET ?`,
+      [...q.bind, limit - rows.length, nullOffset]);
+    return rows.concat(rest);
+  }
+
+  /** Adds each market's `events` (EventRef) in one query. */
+  private hydrateMarkets(markets: Market[]): Market[] {
+    if (markets.length === 0) return markets;
+    const byId = new Map<string, Market>();
+    for (const m of markets) {
+      m.events = [];
+      byId.set(m.id, m);
+    }
+    const ids = markets.map((m) => Number(m.id));
+    const rows = this.st.all(
+      `SELECT me.market_id, e.id, e."ticker", e."slug", e."title" FROM market_events me JOIN events e ON e.id = me.event_id ` +
+        `WHERE me.market_id IN (${placeholders(ids.length)}) ORDER BY me.market_id, me.position, e.id`,
+      ids,
+    );
+    for (const [mid, id, ticker, slug, title] of rows) {
+      const ref: EventRef = { id: String(id) };
+      if (typeof ticker === 'string') ref.ticker = ticker;
+      if (typeof slug === 'string') ref.slug = slug;
+      if (typeof title === 'string') ref.title = title;
+      byId.get(String(mid))?.events?.push(ref);
+    }
+    return markets;
+  }
+
+  getMarket(id: number): Market | undefined {
+    const row = this.st.first(`SELECT ${MARKET_COLS} FROM markets m WHERE m.id = ?`, [id]);
+    return row ? this.hydrateMarkets([mapMarket(row)])[0] : undefined;
+  }
+
+  getMarketBySlug(slug: string): Market | undefined {
+    const row = this.st.first(`SELECT ${MARKET_COLS} FROM markets m WHERE m."slug" = ? ORDER BY m.id LIMIT 1`, [slug]);
+    return row ? this.hydrateMarkets([mapMarket(row)])[0] : undefined;
+  }
+
+  // ---- events ----------------------------------------------------------------------------
+
+  listEvents(p: ParamsOf<'events.list'>): Event[] {
+    const sort = parseOrder(p.order, EVENT_SORT);
+    const q: Query = { where: [], bind: [] };
+    this.statusFilters(q, 'e', p);
+    const tagId = this.tagId(p);
+    if (tagId === null) return [];
+    if (tagId !== undefined) {
+      q.where.push('e.id IN (SELECT event_id FROM event_tags WHERE tag_id = ?)');
+      q.bind.push(tagId);
+    }
+    if (p.series_slug !== undefined) {
+      q.where.push('e.id IN (SELECT es.event_id FROM event_series es JOIN series s ON s.id = es.series_id WHERE s._slug_lc = ?)');
+      q.bind.push(p.series_slug.toLowerCase());
+    }
+    if (p.slug !== undefined) {
+      q.where.push('e._slug_lc = ?');
+      q.bind.push(p.slug.toLowerCase());
+    }
+    if (p.creator !== undefined) {
+      const wallets = this.creatorWallets(p.creator);
+      if (wallets.length === 0) return [];
+      // An event is the site's when it says so itself (Kuest events carry `creator`) or one of its markets does.
+      const list = placeholders(wallets.length);
+      q.where.push(
+        `(e._creator_lc IN (${list}) OR e.id IN (SELECT me.event_id FROM market_events me JOIN markets m ON m.id = me.market_id WHERE m._creator_lc IN (${list})))`,
+      );
+      q.bind.push(...wallets, ...wallets);
+    }
+    const rows = this.page('events e', EVENT_COLS, 'e.id', q, sort, p.ascending, p.limit, p.offset);
+    return this.hydrateEvents(rows.map(mapEvent));
+  }
+
+  /** Adds each event's `tags` and `markets` (markets without `events`), two queries per page. */
+  private hydrateEvents(base: Omit<Event, 'tags' | 'markets'>[]): Event[] {
+    const events = base.map((e) => ({ ...e, tags: [] as Tag[], markets: [] as Market[] }) as Event);
+    if (events.length === 0) return events;
+    const byId = new Map(events.map((e) => [e.id, e]));
+    const ids = events.map((e) => Number(e.id));
+    const inList = placeholders(ids.length);
+    for (const row of this.st.all(
+      `SELECT et.event_id, ${TAG_COLS} FROM event_tags et JOIN tags t ON t.id = et.tag_id ` +
+        `WHERE et.event_id IN (${inList}) ORDER BY et.event_id, et.position`,
+      ids,
+    )) {
+      byId.get(String(row[0]))?.tags.push(mapTag(row.slice(1)));
+    }
+    for (const row of this.st.all(
+      `SELECT me.event_id, ${MARKET_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id ` +
+        `WHERE me.event_id IN (${inList}) ORDER BY me.event_id, me.position, m.id`,
+      ids,
+    )) {
+      byId.get(String(row[0]))?.markets.push(mapMarket(row.slice(1)));
+    }
+    return events;
+  }
+
+  getEvent(id: number): Event | undefined {
+    const row = this.st.first(`SELECT ${EVENT_COLS} FROM events e WHERE e.id = ?`, [id]);
+    return row ? this.hydrateEvents([mapEvent(row)])[0] : undefined;
+  }
+
+  getEventBySlug(slug: string): Event | undefined {
+    const row = this.st.first(`SELECT ${EVENT_COLS} FROM events e WHERE e._slug_lc = ? ORDER BY e.id LIMIT 1`, [slug.toLowerCase()]);
+    return row ? this.hydrateEvents([mapEvent(row)])[0] : undefined;
+  }
+
+  // ---- tags ------------------------------------------------------------------------------
+
+  listTags(limit: number, offset: number): Tag[] {
+    return this.st.all(`SELECT ${TAG_COLS} FROM tags t ORDER BY t.id LIMIT ? OFFSET ?`, [limit, offset]).map(mapTag);
+  }
+
+  getTag(id: number): Tag | undefined {
+    const row = this.st.first(`SELECT ${TAG_COLS} FROM tags t WHERE t.id = ?`, [id]);
+    return row ? mapTag(row) : undefined;
+  }
+
+  getTagBySlug(slug: string): Tag | undefined {
+    const row = this.st.first(`SELECT ${TAG_COLS} FROM tags t WHERE t._slug_lc = ?`, [slug.toLowerCase()]);
+    return row ? mapTag(row) : undefined;
+  }
+
+  counts(): { markets: number; events: number; tags: number; series: number } {
+    const c = (t: string) => Number(this.st.value(`SELECT count(*) FROM ${t}`) ?? 0);
+    return { markets: c('markets'), events: c('events'), tags: c('tags'), series: c('series') };
+  }
+}

@@ -1,0 +1,140 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseParams, operations } from '../contract/index.ts';
+import { fixtureEvents, fixtureMarkets, fixtureTags, readFixture, tempDir } from '../testing/fixtures.ts';
+import type { GammaMarket } from '../upstream/gamma-types.ts';
+import { CACHE_FILE, CatalogStore } from './catalog-store.ts';
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+function tmp(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+function listAll(store: CatalogStore) {
+  const p = parseParams(operations['markets.list'].params, { limit: '100', order: 'volume' });
+  if (!p.ok) throw new Error(p.message);
+  return store.reader.listMarkets(p.value);
+}
+
+async function loaded(dataDir?: string): Promise<CatalogStore> {
+  const store = await CatalogStore.open({ ...(dataDir ? { dataDir } : {}), persistDelayMs: 10 });
+  store.apply({ tags: fixtureTags(), events: fixtureEvents() });
+  store.apply({ markets: fixtureMarkets() });
+  return store;
+}
+
+describe('CatalogStore persistence', () => {
+  it('keeps the catalog across a restart', async () => {
+    const dir = tmp();
+    const a = await loaded(dir);
+    const counts = a.reader.counts();
+    const page = listAll(a);
+    await a.close();
+    expect(existsSync(path.join(dir, CACHE_FILE))).toBe(true);
+
+    const b = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => b.close());
+    expect(b.movedAside).toBeUndefined();
+    expect(b.reader.counts()).toEqual(counts);
+    expect(listAll(b)).toEqual(page);
+  });
+
+  it('persists after a batch without an explicit close (debounced write)', async () => {
+    const dir = tmp();
+    const a = await loaded(dir);
+    cleanups.push(() => a.close());
+    // Wait on state: the debounced write sets persistedAt.
+    await expect.poll(() => a.persistedAt, { interval: 20, timeout: 10_000 }).not.toBeNull();
+    const b = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => b.close());
+    expect(b.reader.counts().markets).toBe(a.reader.counts().markets);
+  });
+
+  it('moves a corrupt cache file aside and starts empty', async () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, CACHE_FILE), 'this is not a database '.repeat(500));
+    const s = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => s.close());
+    expect(s.movedAside).toMatch(/catalog\.sqlite\.corrupt-/);
+    expect(s.reader.counts().markets).toBe(0);
+    const files = readdirSync(dir);
+    expect(files.some((f) => f.startsWith(`${CACHE_FILE}.corrupt-`))).toBe(true);
+    expect(files).not.toContain(CACHE_FILE);
+    // The fresh cache works and persists.
+    s.apply({ tags: fixtureTags() });
+    await s.persist();
+    expect(existsSync(path.join(dir, CACHE_FILE))).toBe(true);
+  });
+
+  it('moves aside a truncated database file', async () => {
+    const dir = tmp();
+    const a = await loaded(dir);
+    await a.close();
+    const file = path.join(dir, CACHE_FILE);
+    const { readFileSync } = await import('node:fs');
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, 3000));
+    const s = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => s.close());
+    expect(s.movedAside).toBeDefined();
+    expect(s.reader.counts().markets).toBe(0);
+  });
+
+  it('moves aside a cache written by a newer schema', async () => {
+    const dir = tmp();
+    const a = await loaded(dir);
+    await a.close();
+    const initSqlJs = (await import('sql.js')).default;
+    const SQL = await initSqlJs();
+    const { readFileSync } = await import('node:fs');
+    const db = new SQL.Database(readFileSync(path.join(dir, CACHE_FILE)));
+    db.exec('PRAGMA user_version = 999');
+    writeFileSync(path.join(dir, CACHE_FILE), db.export());
+    db.close();
+    const s = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => s.close());
+    expect(s.movedAside).toBeDefined();
+  });
+});
+
+describe('CatalogStore pruning and removal', () => {
+  it('drops closed markets past the horizon but keeps recent ones and closed markets of open events', async () => {
+    const s = await loaded();
+    cleanups.push(() => s.close());
+    // Closed 2024 markets whose events are closed too.
+    const old = readFixture<GammaMarket[]>('statground_2024/markets_2024_sample100.json');
+    s.apply({ markets: old });
+    const closedInOpen = fixtureEvents()
+      .filter((e) => e.closed === false)
+      .flatMap((e) => e.markets ?? [])
+      .find((m) => m.closed === true)!;
+    const closedTimes = old.map((m) => Date.parse(String(m.closedTime).replace(' ', 'T').replace(/\+00$/, 'Z')));
+    const latest = Math.max(...closedTimes);
+    // A horizon that reaches back before every one of them keeps them all.
+    expect(s.prune(Math.min(...closedTimes) - 1).markets).toBe(0);
+    const r = s.prune(latest + 1);
+    const lone = old.filter((m) => (m.events ?? []).every((e) => e.closed === true));
+    expect(r.markets).toBe(lone.length);
+    for (const m of lone) expect(s.reader.getMarket(Number(m.id))).toBeUndefined();
+    expect(s.reader.getMarket(Number(closedInOpen.id))).toBeDefined();
+    // Open markets are never pruned.
+    for (const m of fixtureMarkets().slice(0, 50)) expect(s.reader.getMarket(Number(m.id))).toBeDefined();
+  });
+
+  it('removes items and their links', async () => {
+    const s = await loaded();
+    cleanups.push(() => s.close());
+    const e = fixtureEvents()[0]!;
+    s.remove('events', [Number(e.id)]);
+    expect(s.reader.getEvent(Number(e.id))).toBeUndefined();
+    const m = s.reader.getMarket(Number(e.markets![0]!.id))!;
+    expect(m.events?.some((ref) => ref.id === e.id)).toBe(false);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * The catalog cache: a sql.js database in memory, persisted to `<data-dir>/catalog.sqlite`.
+ * Writes come in batches (one transaction each); persistence is debounced after batches and
+ * forced on shutdown, so a kill loses at most the batches since the last write.
+ */
+import path from 'node:path';
+import type { Database } from 'sql.js';
+import { CatalogReader, type SiteMap } from './catalog-reader.ts';
+import { CatalogWriter, type BatchInput, type BatchResult } from './catalog-writer.ts';
+import { migrate, probeSchema } from './schema.ts';
+import { openDatabaseFile, silentLogger, writeFileAtomic, type Logger } from './sqlite.ts';
+import { Statements } from './statements.ts';
+
+export const CACHE_FILE = 'catalog.sqlite';
+
+export interface StoreOptions {
+  /** Where catalog.sqlite lives; undefined keeps the cache in memory only (tests). */
+  dataDir?: string;
+  log?: Logger;
+  /** Debounce of the write after a batch. */
+  persistDelayMs?: number;
+  sites?: () => SiteMap;
+}
+
+export class CatalogStore {
+  readonly reader: CatalogReader;
+  private readonly writer: CatalogWriter;
+  /** Bumped on every change; keys response caches and tells clients the catalog moved. */
+  private version = 0;
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private persisting: Promise<void> | undefined;
+  private closed = false;
+  persistedAt: Date | null = null;
+  lastPersistMs = 0;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly st: Statements,
+    readonly file: string | undefined,
+    private readonly log: Logger,
+    private readonly persistDelayMs: number,
+    sites: () => SiteMap,
+    /** Set when the previous cache file could not be opened and was moved aside. */
+    readonly movedAside: string | undefined,
+  ) {
+    this.reader = new CatalogReader(st, sites);
+    this.writer = new CatalogWriter(st);
+  }
+
+  static async open(opts: StoreOptions = {}): Promise<CatalogStore> {
+    const log = opts.log ?? silentLogger;
+    const file = opts.dataDir ? path.join(opts.dataDir, CACHE_FILE) : undefined;
+    const opened = await openDatabaseFile(file, probeSchema, log);
+    migrate(opened.db);
+    const st = new Statements(opened.db);
+    return new CatalogStore(opened.db, st, file, log, opts.persistDelayMs ?? 2000, opts.sites ?? (() => ({})), opened.movedAside);
+  }
+
+  get catalogVersion(): number {
+    return this.version;
+  }
+
+  apply(batch: BatchInput): BatchResult {
+    const r = this.writer.apply(batch);
+    if (r.markets + r.events + r.tags > 0) this.changed();
+    return r;
+  }
+
+  private changed(): void {
+    this.version++;
+    this.dirty = true;
+    this.schedulePersist();
+  }
+
+  // ---- sync bookkeeping --------------------------------------------------------------------
+
+  getMeta(key: string): string | undefined {
+    const v = this.st.value('SELECT value FROM meta WHERE key = ?', [key]);
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [key, value]);
+    this.dirty = true;
+    this.schedulePersist();
+  }
+
+  /** Ids of cached items that are not closed (to find those a full sync no longer saw). */
+  openIds(table: 'markets' | 'events'): number[] {
+    return this.st.all(`SELECT id FROM ${table} WHERE "closed" IS NOT 1`).map((r) => r[0] as number);
+  }
+
+  /** The newest `updatedAt` cached, as epoch ms: the watermark of incremental sync. */
+  newestUpdate(table: 'markets' | 'events'): number | null {
+    const v = this.st.value(`SELECT max(_updated_ts) FROM ${table}`);
+    return typeof v === 'number' ? v : null;
+  }
+
+  /** Deletes items the upstream no longer has. */
+  remove(table: 'markets' | 'events', ids: readonly number[]): number {
+    if (ids.length === 0) return 0;
+    let n = 0;
+    this.st.transaction(() => {
+      for (const id of ids) {
+        this.st.run(`DELETE FROM ${table} WHERE id = ?`, [id]);
+        n += this.st.changes();
+      }
+      this.deleteOrphanLinks();
+    });
+    if (n > 0) this.changed();
+    return n;
+  }
+
+  /**
+   * Drops closed markets and events that closed before `cutoff` (epoch ms), so the cache does
+   * not grow without bound. A closed market inside a still-open event is kept (events show
+   * their closed markets), and so is an event that a kept market still points to.
+   */
+  prune(cutoff: number): { markets: number; events: number } {
+    const closedAt = (a: string) => `coalesce(${a}._closed_ts, ${a}._updated_ts, ${a}._end_ts, 0)`;
+    let markets = 0;
+    let events = 0;
+    this.st.transaction(() => {
+      this.st.run(
+        `DELETE FROM markets WHERE id IN (SELECT m.id FROM markets m WHERE m."closed" = 1 AND ${closedAt('m')} < ? ` +
+          `AND NOT EXISTS (SELECT 1 FROM market_events me JOIN events e ON e.id = me.event_id ` +
+          `WHERE me.market_id = m.id AND e."closed" IS NOT 1))`,
+        [cutoff],
+      );
+      markets = this.st.changes();
+      this.st.run(
+        `DELETE FROM events WHERE id IN (SELECT e.id FROM events e WHERE e."closed" = 1 AND ${closedAt('e')} < ? ` +
+          `AND NOT EXISTS (SELECT 1 FROM market_events me JOIN markets m ON m.id = me.market_id WHERE me.event_id = e.id))`,
+        [cutoff],
+      );
+      events = this.st.changes();
+      if (markets + events > 0) this.deleteOrphanLinks();
+    });
+    if (markets + events > 0) this.changed();
+    return { markets, events };
+  }
+
+  private deleteOrphanLinks(): void {
+    this.st.run('DELETE FROM market_events WHERE market_id NOT IN (SELECT id FROM markets)');
+    this.st.run('DELETE FROM market_events WHERE event_id NOT IN (SELECT id FROM events)');
+    this.st.run('DELETE FROM event_tags WHERE event_id NOT IN (SELECT id FROM events)');
+    this.st.run('DELETE FROM event_series WHERE event_id NOT IN (SELECT id FROM events)');
+    this.st.run('DELETE FROM market_tags WHERE market_id NOT IN (SELECT id FROM markets)');
+    // A market that lost its last link to a deleted event also loses that event's tags.
+    this.st.run(
+      'DELETE FROM market_tags WHERE NOT EXISTS (SELECT 1 FROM market_events me JOIN event_tags et ' +
+        'ON et.event_id = me.event_id WHERE me.market_id = market_tags.market_id AND et.tag_id = market_tags.tag_id)',
+    );
+  }
+
+  // ---- persistence -------------------------------------------------------------------------
+
+  private schedulePersist(): void {
+    if (!this.file || this.closed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.persist().catch((e: unknown) => this.log.warn(`persisting the cache failed: ${(e as Error).message}`));
+    }, this.persistDelayMs);
+    this.timer.unref();
+  }
+
+  /** Writes the database file now if anything changed (atomic; one write at a time). */
+  async persist(): Promise<void> {
+    if (!this.file) return;
+    while (this.persisting) await this.persisting;
+    if (!this.dirty) return;
+    this.dirty = false;
+    const file = this.file;
+    this.persisting = (async () => {
+      const t0 = performance.now();
+      // export() is synchronous and needs no open transaction; writes happen in whole batches.
+      const bytes = this.db.export();
+      await writeFileAtomic(file, bytes);
+      this.lastPersistMs = performance.now() - t0;
+      this.persistedAt = new Date();
+    })();
+    try {
+      await this.persisting;
+    } catch (e) {
+      this.dirty = true;
+      throw e;
+    } finally {
+      this.persisting = undefined;
+    }
+  }
+
+  /** Persists what is pending and releases the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.persist();
+    this.closed = true;
+    this.st.close();
+    this.db.close();
+  }
+}

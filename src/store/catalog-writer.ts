@@ -1,0 +1,247 @@
+/**
+ * Writes upstream objects into the cache. Everything in one batch is one transaction, so a
+ * crash leaves the previous state; links (market-event, event-tag, event-series) and the
+ * denormalised market_tags table are kept in step inside the same transaction.
+ */
+import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
+import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnList, toColumns, type FieldSpec } from './fields.ts';
+import { placeholders, type Statements } from './statements.ts';
+
+export interface BatchInput {
+  events?: readonly GammaEvent[];
+  markets?: readonly GammaMarket[];
+  tags?: readonly GammaTag[];
+}
+
+export interface BatchResult {
+  markets: number;
+  events: number;
+  tags: number;
+  /** Items whose id is not a decimal integer; they cannot be cached. */
+  rejected: number;
+}
+
+/** Position given to a link whose place inside the event is unknown (it came from the market side). */
+const UNKNOWN_POSITION = 1_000_000;
+
+export function numericId(id: unknown): number | null {
+  if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return id;
+  if (typeof id !== 'string' || !/^\d{1,15}$/.test(id)) return null;
+  return Number(id);
+}
+
+export function parseTs(v: unknown): number | null {
+  if (typeof v !== 'string' || v === '') return null;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : t;
+}
+
+function num(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+function lower(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v.toLowerCase() : null;
+}
+
+function upsertSql(table: string, specs: readonly FieldSpec[], derived: readonly string[]): string {
+  const cols = ['id', columnList(specs), '_extra', ...derived].join(', ');
+  const n = 1 + specs.length + 1 + derived.length;
+  return `INSERT OR REPLACE INTO ${table} (${cols}) VALUES (${placeholders(n)})`;
+}
+
+const MARKET_DERIVED = ['_volume', '_liquidity', '_start_ts', '_end_ts', '_created_ts', '_updated_ts', '_closed_ts', '_condition_lc', '_creator_lc'];
+const EVENT_DERIVED = ['_start_ts', '_end_ts', '_created_ts', '_updated_ts', '_closed_ts', '_slug_lc', '_creator_lc'];
+const MARKET_UPSERT = upsertSql('markets', MARKET_FIELDS, MARKET_DERIVED);
+const EVENT_UPSERT = upsertSql('events', EVENT_FIELDS, EVENT_DERIVED);
+const TAG_UPSERT = upsertSql('tags', TAG_FIELDS, ['_slug_lc']);
+const SERIES_UPSERT = upsertSql('series', SERIES_FIELDS, ['_slug_lc']);
+
+export class CatalogWriter {
+  /** Markets whose tag set may have changed in the current batch. */
+  private dirtyMarkets = new Set<number>();
+  private dirtyEvents = new Set<number>();
+  private result: BatchResult = { markets: 0, events: 0, tags: 0, rejected: 0 };
+
+  constructor(private readonly st: Statements) {}
+
+  apply(batch: BatchInput): BatchResult {
+    this.result = { markets: 0, events: 0, tags: 0, rejected: 0 };
+    this.dirtyMarkets.clear();
+    this.dirtyEvents.clear();
+    this.st.transaction(() => {
+      for (const t of batch.tags ?? []) this.tag(t);
+      for (const e of batch.events ?? []) this.event(e, true);
+      for (const m of batch.markets ?? []) this.market(m, true);
+      this.refreshMarketTags();
+    });
+    return this.result;
+  }
+
+  /** Whether the stored copy is at least as new as the incoming one (then the row is kept). */
+  private storedIsCurrent(table: 'markets' | 'events', id: number, updatedAt: unknown): boolean {
+    const incoming = parseTs(updatedAt);
+    if (incoming === null) return false;
+    const stored = this.st.value(`SELECT _updated_ts FROM ${table} WHERE id = ?`, [id]);
+    return typeof stored === 'number' && stored >= incoming;
+  }
+
+  private tag(t: GammaTag): number | null {
+    const id = numericId(t.id);
+    if (id === null) {
+      this.result.rejected++;
+      return null;
+    }
+    const { values, extra } = toColumns(t, TAG_FIELDS);
+    this.st.run(TAG_UPSERT, [id, ...values, extra, lower(t.slug)]);
+    this.result.tags++;
+    return id;
+  }
+
+  private series(s: GammaSeries): number | null {
+    const id = numericId(s.id);
+    if (id === null) return null;
+    const { values, extra } = toColumns(s, SERIES_FIELDS);
+    this.st.run(SERIES_UPSERT, [id, ...values, extra, lower(s.slug)]);
+    return id;
+  }
+
+  /** `topLevel`: the event came from an event listing, so its `markets` list is complete. */
+  private event(e: GammaEvent, topLevel: boolean): number | null {
+    const id = numericId(e.id);
+    if (id === null) {
+      this.result.rejected++;
+      return null;
+    }
+    if (!this.storedIsCurrent('events', id, e.updatedAt)) {
+      const { values, extra } = toColumns(e, EVENT_FIELDS);
+      this.st.run(EVENT_UPSERT, [
+        id, ...values, extra,
+        parseTs(e.startDate), parseTs(e.endDate), parseTs(e.createdAt), parseTs(e.updatedAt), parseTs(e.closedTime),
+        lower(e.slug), lower(e['creator']),
+      ]);
+      this.result.events++;
+    }
+    if (Array.isArray(e.tags)) {
+      const tagIds: number[] = [];
+      for (const t of e.tags) {
+        const tid = this.tag(t);
+        if (tid !== null) tagIds.push(tid);
+      }
+      this.replaceEventTags(id, tagIds);
+    }
+    if (Array.isArray(e.series)) {
+      this.st.run('DELETE FROM event_series WHERE event_id = ?', [id]);
+      for (const s of e.series) {
+        const sid = this.series(s);
+        if (sid !== null) this.st.run('INSERT OR IGNORE INTO event_series (event_id, series_id) VALUES (?, ?)', [id, sid]);
+      }
+    }
+    if (topLevel && Array.isArray(e.markets)) {
+      const keep: number[] = [];
+      const linked = new Set(this.st.all('SELECT market_id FROM market_events WHERE event_id = ?', [id]).map((r) => r[0] as number));
+      e.markets.forEach((m, position) => {
+        const mid = this.market(m, false);
+        if (mid === null) return;
+        keep.push(mid);
+        if (!linked.has(mid)) this.dirtyMarkets.add(mid);
+        this.st.run(
+          'INSERT INTO market_events (market_id, event_id, position) VALUES (?, ?, ?) ' +
+            'ON CONFLICT (market_id, event_id) DO UPDATE SET position = excluded.position',
+          [mid, id, position],
+        );
+      });
+      // Markets that left the event lose the link (and so its tags).
+      const gone = this.st.all(
+        `SELECT market_id FROM market_events WHERE event_id = ? AND market_id NOT IN (${placeholders(keep.length) || 'NULL'})`,
+        [id, ...keep],
+      );
+      for (const [mid] of gone) {
+        this.st.run('DELETE FROM market_events WHERE market_id = ? AND event_id = ?', [mid as number, id]);
+        this.dirtyMarkets.add(mid as number);
+      }
+    }
+    return id;
+  }
+
+  /** `topLevel`: the market came from a market listing, so its `events` list is complete. */
+  private market(m: GammaMarket, topLevel: boolean): number | null {
+    const id = numericId(m.id);
+    if (id === null) {
+      this.result.rejected++;
+      return null;
+    }
+    if (!this.storedIsCurrent('markets', id, m.updatedAt)) {
+      const { values, extra } = toColumns(m, MARKET_FIELDS);
+      const creator = lower(m['creator']) ?? lower(m['submitted_by']);
+      this.st.run(MARKET_UPSERT, [
+        id, ...values, extra,
+        num(m.volumeNum) ?? num(m.volume), num(m.liquidityNum) ?? num(m.liquidity),
+        parseTs(m['startDate']), parseTs(m['endDate']), parseTs(m.createdAt), parseTs(m.updatedAt), parseTs(m.closedTime),
+        lower(m.conditionId), creator,
+      ]);
+      this.result.markets++;
+    }
+    if (topLevel && Array.isArray(m.events)) {
+      const eventIds: number[] = [];
+      for (const e of m.events) {
+        const eid = this.event(e, false);
+        if (eid !== null) eventIds.push(eid);
+      }
+      const current = this.st.all('SELECT event_id FROM market_events WHERE market_id = ?', [id]).map((r) => r[0] as number);
+      const same = current.length === eventIds.length && eventIds.every((e) => current.includes(e));
+      if (!same) {
+        this.st.run(
+          `DELETE FROM market_events WHERE market_id = ? AND event_id NOT IN (${placeholders(eventIds.length) || 'NULL'})`,
+          [id, ...eventIds],
+        );
+        for (const eid of eventIds) {
+          this.st.run('INSERT OR IGNORE INTO market_events (market_id, event_id, position) VALUES (?, ?, ?)', [id, eid, UNKNOWN_POSITION]);
+        }
+        this.dirtyMarkets.add(id);
+      }
+    }
+    return id;
+  }
+
+  private replaceEventTags(eventId: number, tagIds: number[]): void {
+    const current = this.st
+      .all('SELECT tag_id FROM event_tags WHERE event_id = ? ORDER BY position', [eventId])
+      .map((r) => r[0] as number);
+    if (current.length === tagIds.length && current.every((t, i) => t === tagIds[i])) return;
+    this.st.run('DELETE FROM event_tags WHERE event_id = ?', [eventId]);
+    tagIds.forEach((tid, position) => {
+      this.st.run('INSERT OR IGNORE INTO event_tags (event_id, tag_id, position) VALUES (?, ?, ?)', [eventId, tid, position]);
+    });
+    this.dirtyEvents.add(eventId);
+  }
+
+  /** Recomputes market_tags for markets whose links or whose events' tags changed. */
+  private refreshMarketTags(): void {
+    if (this.dirtyEvents.size > 0) {
+      this.st.run('CREATE TEMP TABLE IF NOT EXISTS _dirty_events (id INTEGER PRIMARY KEY)');
+      this.st.run('DELETE FROM _dirty_events');
+      for (const id of this.dirtyEvents) this.st.run('INSERT INTO _dirty_events (id) VALUES (?)', [id]);
+      for (const [mid] of this.st.all(
+        'SELECT DISTINCT market_id FROM market_events WHERE event_id IN (SELECT id FROM _dirty_events)',
+      )) {
+        this.dirtyMarkets.add(mid as number);
+      }
+    }
+    if (this.dirtyMarkets.size === 0) return;
+    this.st.run('CREATE TEMP TABLE IF NOT EXISTS _dirty_markets (id INTEGER PRIMARY KEY)');
+    this.st.run('DELETE FROM _dirty_markets');
+    for (const id of this.dirtyMarkets) this.st.run('INSERT INTO _dirty_markets (id) VALUES (?)', [id]);
+    this.st.run('DELETE FROM market_tags WHERE market_id IN (SELECT id FROM _dirty_markets)');
+    this.st.run(
+      'INSERT OR IGNORE INTO market_tags (tag_id, market_id) ' +
+        'SELECT et.tag_id, me.market_id FROM market_events me JOIN event_tags et ON et.event_id = me.event_id ' +
+        'WHERE me.market_id IN (SELECT id FROM _dirty_markets)',
+    );
+  }
+}

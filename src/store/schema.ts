@@ -1,0 +1,137 @@
+/**
+ * The cache schema, versioned by `PRAGMA user_version`. Each migration moves the schema one
+ * version up; a database from a newer marketdesk (higher version) is refused by the probe, so
+ * it is moved aside rather than misread.
+ */
+import type { Database } from 'sql.js';
+import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnDdl } from './fields.ts';
+
+const v1 = `
+CREATE TABLE markets (
+  id INTEGER PRIMARY KEY,
+  ${columnDdl(MARKET_FIELDS)},
+  _extra TEXT,
+  -- Sort and filter keys derived from the fields: numbers for money that Gamma sends as
+  -- strings, epoch milliseconds for the several timestamp formats, lower-cased lookups.
+  _volume REAL, _liquidity REAL,
+  _start_ts INTEGER, _end_ts INTEGER, _created_ts INTEGER, _updated_ts INTEGER, _closed_ts INTEGER,
+  _condition_lc TEXT, _creator_lc TEXT
+);
+CREATE INDEX markets_slug ON markets("slug");
+CREATE INDEX markets_condition ON markets(_condition_lc);
+CREATE INDEX markets_creator ON markets(_creator_lc);
+CREATE INDEX markets_question ON markets("question");
+CREATE INDEX markets_volume ON markets(_volume);
+CREATE INDEX markets_volume24hr ON markets("volume24hr");
+CREATE INDEX markets_volume1wk ON markets("volume1wk");
+CREATE INDEX markets_liquidity ON markets(_liquidity);
+CREATE INDEX markets_start ON markets(_start_ts);
+CREATE INDEX markets_end ON markets(_end_ts);
+CREATE INDEX markets_created ON markets(_created_ts);
+CREATE INDEX markets_updated ON markets(_updated_ts);
+CREATE INDEX markets_closed_ts ON markets(_closed_ts);
+
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  ${columnDdl(EVENT_FIELDS)},
+  _extra TEXT,
+  _start_ts INTEGER, _end_ts INTEGER, _created_ts INTEGER, _updated_ts INTEGER, _closed_ts INTEGER,
+  _slug_lc TEXT, _creator_lc TEXT
+);
+CREATE INDEX events_slug ON events(_slug_lc);
+CREATE INDEX events_creator ON events(_creator_lc);
+CREATE INDEX events_title ON events("title");
+CREATE INDEX events_volume ON events("volume");
+CREATE INDEX events_volume24hr ON events("volume24hr");
+CREATE INDEX events_volume1wk ON events("volume1wk");
+CREATE INDEX events_liquidity ON events("liquidity");
+CREATE INDEX events_start ON events(_start_ts);
+CREATE INDEX events_end ON events(_end_ts);
+CREATE INDEX events_created ON events(_created_ts);
+CREATE INDEX events_updated ON events(_updated_ts);
+CREATE INDEX events_closed_ts ON events(_closed_ts);
+
+CREATE TABLE market_events (
+  market_id INTEGER NOT NULL,
+  event_id INTEGER NOT NULL,
+  position INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (market_id, event_id)
+) WITHOUT ROWID;
+CREATE INDEX market_events_by_event ON market_events(event_id, position, market_id);
+
+CREATE TABLE tags (
+  id INTEGER PRIMARY KEY,
+  ${columnDdl(TAG_FIELDS)},
+  _extra TEXT,
+  _slug_lc TEXT
+);
+CREATE INDEX tags_slug ON tags(_slug_lc);
+
+CREATE TABLE event_tags (
+  event_id INTEGER NOT NULL,
+  tag_id INTEGER NOT NULL,
+  position INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (event_id, tag_id)
+) WITHOUT ROWID;
+CREATE INDEX event_tags_by_tag ON event_tags(tag_id, event_id);
+
+-- Denormalised: a market carries the tags of its events (DESIGN.md). Kept in step by the writer.
+CREATE TABLE market_tags (
+  tag_id INTEGER NOT NULL,
+  market_id INTEGER NOT NULL,
+  PRIMARY KEY (tag_id, market_id)
+) WITHOUT ROWID;
+CREATE INDEX market_tags_by_market ON market_tags(market_id, tag_id);
+
+CREATE TABLE series (
+  id INTEGER PRIMARY KEY,
+  ${columnDdl(SERIES_FIELDS)},
+  _extra TEXT,
+  _slug_lc TEXT
+);
+CREATE INDEX series_slug ON series(_slug_lc);
+
+CREATE TABLE event_series (
+  event_id INTEGER NOT NULL,
+  series_id INTEGER NOT NULL,
+  PRIMARY KEY (event_id, series_id)
+) WITHOUT ROWID;
+CREATE INDEX event_series_by_series ON event_series(series_id, event_id);
+
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+`;
+
+/** migrations[i] takes the schema from version i to i + 1. */
+const migrations: string[] = [v1];
+
+export const SCHEMA_VERSION = migrations.length;
+
+export function schemaVersion(db: Database): number {
+  const r = db.exec('PRAGMA user_version');
+  return Number(r[0]?.values[0]?.[0] ?? 0);
+}
+
+/** Throws when the database is not one this build can use (so the caller moves it aside). */
+export function probeSchema(db: Database): void {
+  const v = schemaVersion(db);
+  if (v > SCHEMA_VERSION) throw new Error(`cache schema version ${v} is newer than this build's ${SCHEMA_VERSION}`);
+  // Touching each table catches a garbled file at open, not on the first request. (A full
+  // quick_check reads the whole file; writes are atomic, so a torn file is not expected.)
+  if (v > 0) db.exec('SELECT count(*) FROM markets; SELECT count(*) FROM events; SELECT count(*) FROM tags');
+}
+
+export function migrate(db: Database): void {
+  let v = schemaVersion(db);
+  while (v < SCHEMA_VERSION) {
+    db.exec('BEGIN');
+    try {
+      db.exec(migrations[v]!);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec('COMMIT');
+    } catch (e) {
+      db.exec('ROLLBACK');
+      throw e;
+    }
+    v++;
+  }
+}

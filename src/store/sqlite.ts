@@ -1,0 +1,93 @@
+/**
+ * The sql.js engine, loaded once per process, and the cache file's lifecycle: open (moving a
+ * file that fails to open aside), atomic persistence (temp file, fsync, rename, fsync dir).
+ */
+import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
+import { promises as fsp, constants as fsc } from 'node:fs';
+import path from 'node:path';
+
+let engine: Promise<SqlJsStatic> | undefined;
+
+export function sqlEngine(): Promise<SqlJsStatic> {
+  engine ??= initSqlJs();
+  return engine;
+}
+
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {} };
+
+export interface OpenedDatabase {
+  db: Database;
+  /** Set when an unreadable cache file was moved aside; the database starts empty. */
+  movedAside?: string;
+  /** True when the database came from an existing file. */
+  fromFile: boolean;
+}
+
+/**
+ * Opens `file` if it exists and is a readable SQLite database with the expected schema probe;
+ * otherwise moves it to `<file>.corrupt-<time>` and returns an empty database. Never throws
+ * because of the file's content.
+ */
+export async function openDatabaseFile(
+  file: string | undefined,
+  probe: (db: Database) => void,
+  log: Logger,
+): Promise<OpenedDatabase> {
+  const SQL = await sqlEngine();
+  if (!file) return { db: new SQL.Database(), fromFile: false };
+  let bytes: Buffer;
+  try {
+    bytes = await fsp.readFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { db: new SQL.Database(), fromFile: false };
+    throw e;
+  }
+  let db: Database | undefined;
+  try {
+    // A Node Buffer becomes the database file without a copy (feasibility.md §2).
+    db = new SQL.Database(bytes);
+    probe(db);
+    return { db, fromFile: true };
+  } catch (e) {
+    try {
+      db?.close();
+    } catch {
+      /* already unusable */
+    }
+    const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await fsp.rename(file, aside);
+    log.warn(`cache file ${file} could not be opened (${(e as Error).message}); moved aside to ${aside}, starting empty`);
+    return { db: new SQL.Database(), movedAside: aside, fromFile: false };
+  }
+}
+
+/** Writes bytes so that `file` is always either the old or the new content, never a torn one. */
+export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {
+  const dir = path.dirname(file);
+  await fsp.mkdir(dir, { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fh = await fsp.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_TRUNC, 0o600);
+  try {
+    await fh.writeFile(bytes);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, file);
+  // fsync the directory so the rename itself survives a crash.
+  try {
+    const dh = await fsp.open(dir, fsc.O_RDONLY);
+    try {
+      await dh.sync();
+    } finally {
+      await dh.close();
+    }
+  } catch {
+    /* some filesystems refuse fsync on directories; the rename is still atomic */
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Prepared-statement cache over a sql.js database. Preparing costs more than running a small
+ * indexed query, so each distinct SQL text is prepared once and reused.
+ */
+import type { Database, SqlValue, Statement } from 'sql.js';
+
+export type Bind = SqlValue[];
+export type Row = SqlValue[];
+
+export class Statements {
+  private readonly cache = new Map<string, Statement>();
+
+  constructor(readonly db: Database) {}
+
+  private prepared(sql: string): Statement {
+    let st = this.cache.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.cache.set(sql, st);
+    }
+    return st;
+  }
+
+  /** All rows as arrays (faster than objects; callers map columns by position). */
+  all(sql: string, bind: Bind = []): Row[] {
+    const st = this.prepared(sql);
+    try {
+      st.bind(bind);
+      const rows: Row[] = [];
+      while (st.step()) rows.push(st.get());
+      return rows;
+    } finally {
+      st.reset();
+    }
+  }
+
+  first(sql: string, bind: Bind = []): Row | undefined {
+    const st = this.prepared(sql);
+    try {
+      st.bind(bind);
+      return st.step() ? st.get() : undefined;
+    } finally {
+      st.reset();
+    }
+  }
+
+  /** The first column of the first row, or undefined. */
+  value(sql: string, bind: Bind = []): SqlValue | undefined {
+    return this.first(sql, bind)?.[0];
+  }
+
+  run(sql: string, bind: Bind = []): void {
+    const st = this.prepared(sql);
+    try {
+      st.run(bind);
+    } finally {
+      st.reset();
+    }
+  }
+
+  /** Runs fn inside one transaction; rolls back and rethrows on error. */
+  transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN');
+    try {
+      const out = fn();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  changes(): number {
+    return this.db.getRowsModified();
+  }
+
+  close(): void {
+    for (const st of this.cache.values()) st.free();
+    this.cache.clear();
+  }
+}
+
+/** `?, ?, ?` for an IN list of n values. */
+export function placeholders(n: number): string {
+  return n === 0 ? '' : '?' + ', ?'.repeat(n - 1);
+}

@@ -1,0 +1,182 @@
+/**
+ * The one choke point for every request the service makes upstream. It bounds concurrency
+ * and retries 429, 5xx, timeouts and dropped connections with jittered exponential backoff,
+ * honouring Retry-After. The rate-limit scheduler plugs in here (`beforeSend`).
+ */
+import pLimit from 'p-limit';
+
+export type UpstreamHost = 'gamma' | 'clob' | 'data';
+export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined;
+
+export interface UpstreamUrls {
+  gamma: string;
+  clob: string;
+  data: string;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Which budget the request belongs to (for the scheduler); defaults to the path. */
+  group?: string;
+}
+
+/** An upstream answer that is final (not retried): a 4xx other than 429, or retries exhausted. */
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly body: unknown = undefined,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+export interface ClientOptions {
+  urls: UpstreamUrls;
+  concurrency?: number;
+  maxRetries?: number;
+  timeoutMs?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Called before each attempt; a rate-limit scheduler awaits its budget here. */
+  beforeSend?: (host: UpstreamHost, path: string, opts: RequestOptions) => Promise<void>;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface ClientStats {
+  requests: number;
+  retries: number;
+  throttled: number;
+  failures: number;
+  inFlight: number;
+  queued: number;
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Retry-After in milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (header === null || header.trim() === '') return null;
+  if (/^\d+(\.\d+)?$/.test(header.trim())) return Number(header) * 1000;
+  const t = Date.parse(header);
+  return Number.isNaN(t) ? null : Math.max(0, t - now);
+}
+
+export function buildUrl(base: string, path: string, query?: Record<string, QueryValue>): string {
+  const url = new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : base + '/');
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined) continue;
+    // Gamma takes arrays as repeated keys, never comma-joined (research/gamma.md §0).
+    if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
+    else url.searchParams.set(k, String(v));
+  }
+  return url.toString();
+}
+
+export class UpstreamClient {
+  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly opts: Required<Omit<ClientOptions, 'beforeSend'>> & Pick<ClientOptions, 'beforeSend'>;
+  readonly stats: ClientStats = { requests: 0, retries: 0, throttled: 0, failures: 0, inFlight: 0, queued: 0 };
+
+  constructor(opts: ClientOptions) {
+    this.opts = {
+      concurrency: 4,
+      maxRetries: 6,
+      timeoutMs: 30_000,
+      baseDelayMs: 250,
+      maxDelayMs: 30_000,
+      random: Math.random,
+      sleep: abortableSleep,
+      ...opts,
+    };
+    this.limit = pLimit(this.opts.concurrency);
+  }
+
+  get urls(): UpstreamUrls {
+    return this.opts.urls;
+  }
+
+  /** Sends one request (with retries) and returns the parsed JSON body. */
+  request<T>(host: UpstreamHost, path: string, opts: RequestOptions = {}): Promise<T> {
+    this.stats.queued++;
+    return this.limit(async () => {
+      this.stats.queued--;
+      this.stats.inFlight++;
+      try {
+        return await this.withRetries<T>(host, path, opts);
+      } finally {
+        this.stats.inFlight--;
+      }
+    });
+  }
+
+  private backoff(attempt: number): number {
+    // Full jitter: a random delay up to the exponential cap spreads retries of many clients.
+    const cap = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** attempt);
+    return Math.round(this.opts.random() * cap);
+  }
+
+  private async withRetries<T>(host: UpstreamHost, path: string, opts: RequestOptions): Promise<T> {
+    const url = buildUrl(this.opts.urls[host], path, opts.query);
+    for (let attempt = 0; ; attempt++) {
+      opts.signal?.throwIfAborted();
+      await this.opts.beforeSend?.(host, path, opts);
+      this.stats.requests++;
+      let wait: number;
+      let reason: string;
+      try {
+        const res = await fetch(url, {
+          method: opts.method ?? 'GET',
+          headers: { accept: 'application/json', ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+          ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+          signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs),
+        });
+        if (res.ok) {
+          // Reading the body can still fail when the connection drops mid-response.
+          return (await res.json()) as T;
+        }
+        const body: unknown = await res.json().catch(() => undefined);
+        if (res.status === 429) {
+          this.stats.throttled++;
+          wait = retryAfterMs(res.headers.get('retry-after')) ?? this.backoff(attempt);
+          reason = '429';
+        } else if (res.status >= 500) {
+          wait = retryAfterMs(res.headers.get('retry-after')) ?? this.backoff(attempt);
+          reason = String(res.status);
+        } else {
+          throw new UpstreamError(`${host} ${path} answered ${res.status}`, res.status, body);
+        }
+      } catch (e) {
+        if (e instanceof UpstreamError) throw e;
+        if (opts.signal?.aborted) throw opts.signal.reason;
+        wait = this.backoff(attempt);
+        reason = (e as Error).name === 'TimeoutError' ? 'timeout' : `network error (${(e as Error).message})`;
+      }
+      if (attempt >= this.opts.maxRetries) {
+        this.stats.failures++;
+        throw new UpstreamError(`${host} ${path} failed after ${attempt + 1} attempts: ${reason}`, null);
+      }
+      this.stats.retries++;
+      await this.opts.sleep(Math.min(wait, this.opts.maxDelayMs), opts.signal);
+    }
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Gamma paging, with the real API's quirks (research/gamma.md): limit clamped at 100, offset
+ * capped near 2,000 (so deep walks use /markets/keyset and /events/keyset with after_cursor),
+ * array filters as repeated keys. Upstreams without keyset routes are walked by offset.
+ */
+import { UpstreamError, type QueryValue, type UpstreamClient } from './client.ts';
+import type { GammaEvent, GammaMarket, GammaTag } from './gamma-types.ts';
+
+export const PAGE_SIZE = 100;
+/** Gamma answers 422 above about this offset; an offset walk stops here. */
+export const OFFSET_CAP = 2000;
+
+export type Kind = 'markets' | 'events';
+type Item<K extends Kind> = K extends 'markets' ? GammaMarket : GammaEvent;
+
+export interface WalkOptions {
+  filters?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+}
+
+function isArrayOf(v: unknown): v is Record<string, unknown>[] {
+  return Array.isArray(v) && v.every((x) => x !== null && typeof x === 'object');
+}
+
+function expectItems<T>(body: unknown, what: string): T[] {
+  if (!isArrayOf(body)) throw new UpstreamError(`${what}: expected a JSON array`, 200, body);
+  return body as T[];
+}
+
+export class GammaApi {
+  /** Learned once: whether this upstream has the keyset routes. */
+  private keyset: boolean | undefined;
+
+  constructor(private readonly client: UpstreamClient) {}
+
+  /**
+   * Walks every page of a listing in id order, handing each page to `onPage` while the next
+   * one is already being fetched. Keyset routes when the upstream has them, offset otherwise.
+   */
+  async walk<K extends Kind>(kind: K, opts: WalkOptions, onPage: (items: Item<K>[]) => void | Promise<void>): Promise<{ pages: number; items: number }> {
+    if (this.keyset !== false) {
+      try {
+        return await this.walkKeyset(kind, opts, onPage);
+      } catch (e) {
+        // 404/405/501/503: no keyset here (Gamma answers 503 "keyset pagination is not configured").
+        if (!(e instanceof UpstreamError) || ![404, 405, 501, 503].includes(e.status ?? 0) || this.keyset === true) throw e;
+        this.keyset = false;
+      }
+    }
+    return this.walkOffset(kind, opts, onPage);
+  }
+
+  private async walkKeyset<K extends Kind>(kind: K, opts: WalkOptions, onPage: (items: Item<K>[]) => void | Promise<void>) {
+    const fetchPage = (cursor: string | undefined) =>
+      this.client.request<Record<string, unknown>>('gamma', `/${kind}/keyset`, {
+        query: { ...opts.filters, limit: PAGE_SIZE, after_cursor: cursor },
+        group: `GET /${kind}`,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+    let pages = 0;
+    let items = 0;
+    let next: Promise<Record<string, unknown>> | undefined = fetchPage(undefined);
+    const seenCursors = new Set<string>();
+    while (next) {
+      const body: Record<string, unknown> = await next;
+      this.keyset = true;
+      const list = expectItems<Item<K>>(body?.[kind], `/${kind}/keyset`);
+      const raw: unknown = body['next_cursor'];
+      const cursor = typeof raw === 'string' ? raw : '';
+      // A repeated cursor would loop forever; an empty page means the end whatever the cursor says.
+      const more = cursor !== '' && list.length > 0 && !seenCursors.has(cursor);
+      if (more) seenCursors.add(cursor);
+      // Fetch the next page while this one is written.
+      next = more ? fetchPage(cursor) : undefined;
+      next?.catch(() => {});
+      pages++;
+      items += list.length;
+      await onPage(list);
+    }
+    return { pages, items };
+  }
+
+  private async walkOffset<K extends Kind>(kind: K, opts: WalkOptions, onPage: (items: Item<K>[]) => void | Promise<void>) {
+    let pages = 0;
+    let items = 0;
+    for (let offset = 0; offset <= OFFSET_CAP; offset += PAGE_SIZE) {
+      const list = await this.page(kind, { ...opts.filters, order: 'id', ascending: true, offset }, opts.signal);
+      pages++;
+      items += list.length;
+      if (list.length > 0) await onPage(list);
+      if (list.length < PAGE_SIZE) return { pages, items };
+    }
+    throw new UpstreamError(`/${kind}: more than ${OFFSET_CAP} items and no keyset route; the catalog is incomplete`, null);
+  }
+
+  /** One page of a plain listing (`/markets` or `/events`). */
+  async page<K extends Kind>(kind: K, query: Record<string, QueryValue>, signal?: AbortSignal): Promise<Item<K>[]> {
+    const body = await this.client.request<unknown>('gamma', `/${kind}`, {
+      query: { limit: PAGE_SIZE, ...query },
+      group: `GET /${kind}`,
+      ...(signal ? { signal } : {}),
+    });
+    return expectItems<Item<K>>(body, `/${kind}`);
+  }
+
+  /** The given ids (in chunks of 100 repeated `id` keys, well under Gamma's URL limit). */
+  async byIds<K extends Kind>(kind: K, ids: readonly number[], query: Record<string, QueryValue>, signal?: AbortSignal): Promise<Item<K>[]> {
+    const out: Item<K>[] = [];
+    for (let i = 0; i < ids.length; i += PAGE_SIZE) {
+      const chunk = ids.slice(i, i + PAGE_SIZE);
+      out.push(...(await this.page(kind, { ...query, id: chunk }, signal)));
+    }
+    return out;
+  }
+
+  /** Every tag (any offset works on /tags). */
+  async tags(signal?: AbortSignal): Promise<GammaTag[]> {
+    const out: GammaTag[] = [];
+    const seen = new Set<string>();
+    for (let offset = 0; offset < 100_000; offset += PAGE_SIZE) {
+      const body = await this.client.request<unknown>('gamma', '/tags', {
+        query: { limit: PAGE_SIZE, offset },
+        group: 'GET /tags',
+        ...(signal ? { signal } : {}),
+      });
+      const list = expectItems<GammaTag>(body, '/tags');
+      let fresh = 0;
+      for (const t of list) {
+        if (seen.has(String(t.id))) continue;
+        seen.add(String(t.id));
+        out.push(t);
+        fresh++;
+      }
+      // An upstream that ignores offset repeats its page; stop instead of looping.
+      if (list.length < PAGE_SIZE || fresh === 0) break;
+    }
+    return out;
+  }
+}
