@@ -17,19 +17,6 @@ CREATE TABLE markets (
   _start_ts INTEGER, _end_ts INTEGER, _created_ts INTEGER, _updated_ts INTEGER, _closed_ts INTEGER,
   _condition_lc TEXT, _creator_lc TEXT
 );
-CREATE INDEX markets_slug ON markets("slug");
-CREATE INDEX markets_condition ON markets(_condition_lc);
-CREATE INDEX markets_creator ON markets(_creator_lc);
-CREATE INDEX markets_question ON markets("question");
-CREATE INDEX markets_volume ON markets(_volume);
-CREATE INDEX markets_volume24hr ON markets("volume24hr");
-CREATE INDEX markets_volume1wk ON markets("volume1wk");
-CREATE INDEX markets_liquidity ON markets(_liquidity);
-CREATE INDEX markets_start ON markets(_start_ts);
-CREATE INDEX markets_end ON markets(_end_ts);
-CREATE INDEX markets_created ON markets(_created_ts);
-CREATE INDEX markets_updated ON markets(_updated_ts);
-CREATE INDEX markets_closed_ts ON markets(_closed_ts);
 
 CREATE TABLE events (
   id INTEGER PRIMARY KEY,
@@ -38,18 +25,6 @@ CREATE TABLE events (
   _start_ts INTEGER, _end_ts INTEGER, _created_ts INTEGER, _updated_ts INTEGER, _closed_ts INTEGER,
   _slug_lc TEXT, _creator_lc TEXT
 );
-CREATE INDEX events_slug ON events(_slug_lc);
-CREATE INDEX events_creator ON events(_creator_lc);
-CREATE INDEX events_title ON events("title");
-CREATE INDEX events_volume ON events("volume");
-CREATE INDEX events_volume24hr ON events("volume24hr");
-CREATE INDEX events_volume1wk ON events("volume1wk");
-CREATE INDEX events_liquidity ON events("liquidity");
-CREATE INDEX events_start ON events(_start_ts);
-CREATE INDEX events_end ON events(_end_ts);
-CREATE INDEX events_created ON events(_created_ts);
-CREATE INDEX events_updated ON events(_updated_ts);
-CREATE INDEX events_closed_ts ON events(_closed_ts);
 
 CREATE TABLE market_events (
   market_id INTEGER NOT NULL,
@@ -101,6 +76,40 @@ CREATE INDEX event_series_by_series ON event_series(series_id, event_id);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 `;
 
+/**
+ * The sort and lookup indexes of markets and events. Kept out of the migrations so a bulk
+ * load into an empty cache can drop them and build them once at the end (several times
+ * faster than maintaining 20 indexes row by row), and so a cache persisted mid-load gets
+ * them back at the next open.
+ */
+export const ENTITY_INDEXES: readonly string[] = [
+  'CREATE INDEX IF NOT EXISTS markets_slug ON markets("slug")',
+  'CREATE INDEX IF NOT EXISTS markets_condition ON markets(_condition_lc)',
+  'CREATE INDEX IF NOT EXISTS markets_creator ON markets(_creator_lc)',
+  'CREATE INDEX IF NOT EXISTS markets_question ON markets("question")',
+  'CREATE INDEX IF NOT EXISTS markets_volume ON markets(_volume)',
+  'CREATE INDEX IF NOT EXISTS markets_volume24hr ON markets("volume24hr")',
+  'CREATE INDEX IF NOT EXISTS markets_volume1wk ON markets("volume1wk")',
+  'CREATE INDEX IF NOT EXISTS markets_liquidity ON markets(_liquidity)',
+  'CREATE INDEX IF NOT EXISTS markets_start ON markets(_start_ts)',
+  'CREATE INDEX IF NOT EXISTS markets_end ON markets(_end_ts)',
+  'CREATE INDEX IF NOT EXISTS markets_created ON markets(_created_ts)',
+  'CREATE INDEX IF NOT EXISTS markets_updated ON markets(_updated_ts)',
+  'CREATE INDEX IF NOT EXISTS markets_closed_ts ON markets(_closed_ts)',
+  'CREATE INDEX IF NOT EXISTS events_slug ON events(_slug_lc)',
+  'CREATE INDEX IF NOT EXISTS events_creator ON events(_creator_lc)',
+  'CREATE INDEX IF NOT EXISTS events_title ON events("title")',
+  'CREATE INDEX IF NOT EXISTS events_volume ON events("volume")',
+  'CREATE INDEX IF NOT EXISTS events_volume24hr ON events("volume24hr")',
+  'CREATE INDEX IF NOT EXISTS events_volume1wk ON events("volume1wk")',
+  'CREATE INDEX IF NOT EXISTS events_liquidity ON events("liquidity")',
+  'CREATE INDEX IF NOT EXISTS events_start ON events(_start_ts)',
+  'CREATE INDEX IF NOT EXISTS events_end ON events(_end_ts)',
+  'CREATE INDEX IF NOT EXISTS events_created ON events(_created_ts)',
+  'CREATE INDEX IF NOT EXISTS events_updated ON events(_updated_ts)',
+  'CREATE INDEX IF NOT EXISTS events_closed_ts ON events(_closed_ts)',
+];
+
 /** migrations[i] takes the schema from version i to i + 1. */
 const migrations: string[] = [v1];
 
@@ -118,6 +127,17 @@ export function probeSchema(db: Database): void {
   // Touching each table catches a garbled file at open, not on the first request. (A full
   // quick_check reads the whole file; writes are atomic, so a torn file is not expected.)
   if (v > 0) db.exec('SELECT count(*) FROM markets; SELECT count(*) FROM events; SELECT count(*) FROM tags');
+}
+
+export function ensureIndexes(db: Database): void {
+  for (const sql of ENTITY_INDEXES) db.exec(sql);
+}
+
+export function dropEntityIndexes(db: Database): void {
+  for (const sql of ENTITY_INDEXES) {
+    const name = /IF NOT EXISTS (\w+)/.exec(sql)?.[1];
+    if (name) db.exec(`DROP INDEX IF EXISTS ${name}`);
+  }
 }
 
 export function migrate(db: Database): void {

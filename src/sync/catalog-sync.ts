@@ -167,13 +167,15 @@ export class CatalogSync {
         if (kind === 'events') for (const m of it.markets ?? []) if (m.closed !== true) seen.markets.add(Number(m.id));
       }
     };
-    await this.gamma.walk('events', { filters: { closed: false }, signal }, (events) => {
-      note('events', events);
-      this.write({ events });
-    });
-    await this.gamma.walk('markets', { filters: { closed: false }, signal }, (markets) => {
-      note('markets', markets);
-      this.write({ markets });
+    await this.store.bulkLoad(async () => {
+      await this.gamma.walk('events', { filters: { closed: false }, signal }, (events) => {
+        note('events', events);
+        this.write({ events });
+      });
+      await this.gamma.walk('markets', { filters: { closed: false }, signal }, (markets) => {
+        note('markets', markets);
+        this.write({ markets });
+      });
     });
     await this.sweep('events', seen.events, signal);
     await this.sweep('markets', seen.markets, signal);

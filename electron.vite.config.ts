@@ -1,0 +1,80 @@
+/**
+ * Builds the three Electron targets without needing the Electron binary:
+ *   main     main/index.ts          -> out/main/index.js     (ESM: package.json has "type": "module")
+ *   preload  main/preload/index.ts  -> out/preload/index.cjs (CommonJS: sandboxed preloads cannot be ESM)
+ *   renderer renderer/index.html    -> out/renderer/         (also served in web mode at /app/)
+ */
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import { rendererCspMeta } from './main/csp.ts';
+
+const root = import.meta.dirname;
+
+/** Writes the CSP into the built index.html: file:// pages and web mode get no header from main. */
+function cspMetaTag(): Plugin {
+  return {
+    name: 'marketdesk:csp-meta',
+    apply: 'build',
+    transformIndexHtml() {
+      return [
+        {
+          tag: 'meta',
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: rendererCspMeta() },
+          injectTo: 'head-prepend',
+        },
+      ];
+    },
+  };
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      rolldownOptions: {
+        input: { index: resolve(root, 'main/index.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      // A sandboxed preload can require only `electron`: bundle everything else in.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(root, 'main/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'renderer'),
+    // Relative asset URLs so the same build works from file:// and under /app/ in web mode.
+    base: './',
+    // JSX through Vite 8's built-in oxc transform (no React plugin, so no fast refresh).
+    oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+    plugins: [cspMetaTag()],
+    server: {
+      // `electron-vite dev` in a browser tab: send API calls to a running `npm run serve`.
+      proxy: Object.fromEntries(
+        ['/markets', '/events', '/tags', '/public-search', '/v1', '/data', '/status'].map((p) => [
+          p,
+          'http://127.0.0.1:7310',
+        ]),
+      ),
+    },
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      emptyOutDir: true,
+      minify: true,
+      rolldownOptions: {
+        input: { index: resolve(root, 'renderer/index.html') },
+        // React libraries mark modules "use client"; meaningless in a client-only bundle.
+        onwarn(warning, warn) {
+          if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+        },
+      },
+    },
+  },
+});
