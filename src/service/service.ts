@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../store/sqlite.ts';
 import { CatalogSync } from '../sync/catalog-sync.ts';
 import { UpstreamClient, type UpstreamUrls } from '../upstream/client.ts';
 import { buildFace } from '../http/face.ts';
+import { registerWebUi } from '../http/web-ui.ts';
 import { catalogHandlers } from './catalog-handlers.ts';
 import { createDispatch, type Dispatch } from './dispatch.ts';
 
@@ -35,6 +36,8 @@ export interface ServiceOptions {
   log?: Logger;
   client?: ConstructorParameters<typeof UpstreamClient>[0] extends infer O ? Partial<O> : never;
   persistDelayMs?: number;
+  /** The built renderer served at /app/ (default out/renderer). */
+  webRoot?: string;
 }
 
 export interface Service {
@@ -82,7 +85,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const host = opts.host ?? '127.0.0.1';
   try {
     if (opts.http !== false) {
-      const base = await buildFace({ face: 'base', dispatch, log });
+      const base = await buildFace({ face: 'base', dispatch, log, extend: (app) => registerWebUi(app, opts.webRoot) });
       faces.push(base);
       baseUrl = await listen(base, host, opts.basePort ?? 7310);
       const clob = await buildFace({ face: 'clob', dispatch, log });

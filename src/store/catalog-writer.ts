@@ -74,22 +74,38 @@ export class CatalogWriter {
     this.result = { markets: 0, events: 0, tags: 0, rejected: 0 };
     this.dirtyMarkets.clear();
     this.dirtyEvents.clear();
+    try {
+      this.writeBatch(batch);
+    } catch (e) {
+      this.tagSeen.clear(); // rolled back: what it remembered writing was not written
+      throw e;
+    }
+    return this.result;
+  }
+
+  private writeBatch(batch: BatchInput): void {
     this.st.transaction(() => {
       for (const t of batch.tags ?? []) this.tag(t);
       for (const e of batch.events ?? []) this.event(e, true);
       for (const m of batch.markets ?? []) this.market(m, true);
       this.refreshMarketTags();
     });
-    return this.result;
   }
 
-  /** Whether the stored copy is at least as new as the incoming one (then the row is kept). */
-  private storedIsCurrent(table: 'markets' | 'events', id: number, updatedAt: unknown): boolean {
+  /**
+   * The stored row's state against an incoming copy: absent (a new row, so it has no links to
+   * compare either), current (stored is at least as new: keep it), or stale (overwrite).
+   */
+  private stored(table: 'markets' | 'events', id: number, updatedAt: unknown): 'absent' | 'current' | 'stale' {
+    const row = this.st.first(`SELECT _updated_ts FROM ${table} WHERE id = ?`, [id]);
+    if (!row) return 'absent';
     const incoming = parseTs(updatedAt);
-    if (incoming === null) return false;
-    const stored = this.st.value(`SELECT _updated_ts FROM ${table} WHERE id = ?`, [id]);
-    return typeof stored === 'number' && stored >= incoming;
+    const stored = row[0];
+    return incoming !== null && typeof stored === 'number' && stored >= incoming ? 'current' : 'stale';
   }
+
+  /** Tags repeat on every event that carries them: rewrite a tag only when its content changed. */
+  private readonly tagSeen = new Map<number, string>();
 
   private tag(t: GammaTag): number | null {
     const id = numericId(t.id);
@@ -98,7 +114,10 @@ export class CatalogWriter {
       return null;
     }
     const { values, extra } = toColumns(t, TAG_FIELDS);
+    const key = JSON.stringify(values) + (extra ?? '');
+    if (this.tagSeen.get(id) === key) return id;
     this.st.run(TAG_UPSERT, [id, ...values, extra, lower(t.slug)]);
+    this.tagSeen.set(id, key);
     this.result.tags++;
     return id;
   }
@@ -118,7 +137,8 @@ export class CatalogWriter {
       this.result.rejected++;
       return null;
     }
-    if (!this.storedIsCurrent('events', id, e.updatedAt)) {
+    const state = this.stored('events', id, e.updatedAt);
+    if (state !== 'current') {
       const { values, extra } = toColumns(e, EVENT_FIELDS);
       this.st.run(EVENT_UPSERT, [
         id, ...values, extra,
@@ -133,10 +153,10 @@ export class CatalogWriter {
         const tid = this.tag(t);
         if (tid !== null) tagIds.push(tid);
       }
-      this.replaceEventTags(id, tagIds);
+      this.replaceEventTags(id, tagIds, state === 'absent');
     }
     if (Array.isArray(e.series)) {
-      this.st.run('DELETE FROM event_series WHERE event_id = ?', [id]);
+      if (state !== 'absent') this.st.run('DELETE FROM event_series WHERE event_id = ?', [id]);
       for (const s of e.series) {
         const sid = this.series(s);
         if (sid !== null) this.st.run('INSERT OR IGNORE INTO event_series (event_id, series_id) VALUES (?, ?)', [id, sid]);
@@ -144,7 +164,9 @@ export class CatalogWriter {
     }
     if (topLevel && Array.isArray(e.markets)) {
       const keep: number[] = [];
-      const linked = new Set(this.st.all('SELECT market_id FROM market_events WHERE event_id = ?', [id]).map((r) => r[0] as number));
+      const linked = new Set(
+        state === 'absent' ? [] : this.st.all('SELECT market_id FROM market_events WHERE event_id = ?', [id]).map((r) => r[0] as number),
+      );
       e.markets.forEach((m, position) => {
         const mid = this.market(m, false);
         if (mid === null) return;
@@ -157,7 +179,7 @@ export class CatalogWriter {
         );
       });
       // Markets that left the event lose the link (and so its tags).
-      const gone = this.st.all(
+      const gone = state === 'absent' ? [] : this.st.all(
         `SELECT market_id FROM market_events WHERE event_id = ? AND market_id NOT IN (${placeholders(keep.length) || 'NULL'})`,
         [id, ...keep],
       );
@@ -176,7 +198,8 @@ export class CatalogWriter {
       this.result.rejected++;
       return null;
     }
-    if (!this.storedIsCurrent('markets', id, m.updatedAt)) {
+    const state = this.stored('markets', id, m.updatedAt);
+    if (state !== 'current') {
       const { values, extra } = toColumns(m, MARKET_FIELDS);
       const creator = lower(m['creator']) ?? lower(m['submitted_by']);
       this.st.run(MARKET_UPSERT, [
@@ -193,7 +216,7 @@ export class CatalogWriter {
         const eid = this.event(e, false);
         if (eid !== null) eventIds.push(eid);
       }
-      const current = this.st.all('SELECT event_id FROM market_events WHERE market_id = ?', [id]).map((r) => r[0] as number);
+      const current = state === 'absent' ? [] : this.st.all('SELECT event_id FROM market_events WHERE market_id = ?', [id]).map((r) => r[0] as number);
       const same = current.length === eventIds.length && eventIds.every((e) => current.includes(e));
       if (!same) {
         this.st.run(
@@ -209,12 +232,14 @@ export class CatalogWriter {
     return id;
   }
 
-  private replaceEventTags(eventId: number, tagIds: number[]): void {
-    const current = this.st
-      .all('SELECT tag_id FROM event_tags WHERE event_id = ? ORDER BY position', [eventId])
-      .map((r) => r[0] as number);
-    if (current.length === tagIds.length && current.every((t, i) => t === tagIds[i])) return;
-    this.st.run('DELETE FROM event_tags WHERE event_id = ?', [eventId]);
+  private replaceEventTags(eventId: number, tagIds: number[], isNew: boolean): void {
+    if (!isNew) {
+      const current = this.st
+        .all('SELECT tag_id FROM event_tags WHERE event_id = ? ORDER BY position', [eventId])
+        .map((r) => r[0] as number);
+      if (current.length === tagIds.length && current.every((t, i) => t === tagIds[i])) return;
+      this.st.run('DELETE FROM event_tags WHERE event_id = ?', [eventId]);
+    }
     tagIds.forEach((tid, position) => {
       this.st.run('INSERT OR IGNORE INTO event_tags (event_id, tag_id, position) VALUES (?, ?, ?)', [eventId, tid, position]);
     });

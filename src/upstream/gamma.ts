@@ -13,9 +13,14 @@ export const OFFSET_CAP = 2000;
 export type Kind = 'markets' | 'events';
 type Item<K extends Kind> = K extends 'markets' ? GammaMarket : GammaEvent;
 
+/** A page handler; returning false stops the walk after this page. */
+export type PageHandler<T> = (items: T[]) => void | boolean | Promise<void | boolean>;
+
 export interface WalkOptions {
   filters?: Record<string, QueryValue>;
   signal?: AbortSignal;
+  /** Reaching the offset cap ends the walk quietly instead of failing it (best-effort reads). */
+  capped?: boolean;
 }
 
 function isArrayOf(v: unknown): v is Record<string, unknown>[] {
@@ -37,7 +42,7 @@ export class GammaApi {
    * Walks every page of a listing in id order, handing each page to `onPage` while the next
    * one is already being fetched. Keyset routes when the upstream has them, offset otherwise.
    */
-  async walk<K extends Kind>(kind: K, opts: WalkOptions, onPage: (items: Item<K>[]) => void | Promise<void>): Promise<{ pages: number; items: number }> {
+  async walk<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>): Promise<{ pages: number; items: number }> {
     if (this.keyset !== false) {
       try {
         return await this.walkKeyset(kind, opts, onPage);
@@ -50,12 +55,15 @@ export class GammaApi {
     return this.walkOffset(kind, opts, onPage);
   }
 
-  private async walkKeyset<K extends Kind>(kind: K, opts: WalkOptions, onPage: (items: Item<K>[]) => void | Promise<void>) {
+  private async walkKeyset<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>) {
+    // Aborts the prefetched page when the handler stops the walk early.
+    const stop = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
     const fetchPage = (cursor: string | undefined) =>
       this.client.request<Record<string, unknown>>('gamma', `/${kind}/keyset`, {
         query: { ...opts.filters, limit: PAGE_SIZE, after_cursor: cursor },
         group: `GET /${kind}`,
-        ...(opts.signal ? { signal: opts.signal } : {}),
+        signal,
       });
     let pages = 0;
     let items = 0;
@@ -75,21 +83,25 @@ export class GammaApi {
       next?.catch(() => {});
       pages++;
       items += list.length;
-      await onPage(list);
+      if ((await onPage(list)) === false) {
+        stop.abort(new Error('walk stopped'));
+        break;
+      }
     }
     return { pages, items };
   }
 
-  private async walkOffset<K extends Kind>(kind: K, opts: WalkOptions, onPage: (items: Item<K>[]) => void | Promise<void>) {
+  private async walkOffset<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>) {
     let pages = 0;
     let items = 0;
     for (let offset = 0; offset <= OFFSET_CAP; offset += PAGE_SIZE) {
-      const list = await this.page(kind, { ...opts.filters, order: 'id', ascending: true, offset }, opts.signal);
+      const list = await this.page(kind, { order: 'id', ascending: true, ...opts.filters, offset }, opts.signal);
       pages++;
       items += list.length;
-      if (list.length > 0) await onPage(list);
+      if (list.length > 0 && (await onPage(list)) === false) return { pages, items };
       if (list.length < PAGE_SIZE) return { pages, items };
     }
+    if (opts.capped) return { pages, items };
     throw new UpstreamError(`/${kind}: more than ${OFFSET_CAP} items and no keyset route; the catalog is incomplete`, null);
   }
 

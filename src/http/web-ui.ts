@@ -1,0 +1,30 @@
+/**
+ * Web mode: the same renderer the desktop app shows, served by the base face at /app/.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../out/renderer/', import.meta.url));
+
+/** The CSP of the renderer (main/csp.ts sends the same in Electron). */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export async function registerWebUi(app: FastifyInstance, root = DEFAULT_WEB_ROOT): Promise<void> {
+  if (!existsSync(path.join(root, 'index.html'))) {
+    app.get('/app/*', async (_req, reply) =>
+      reply.code(404).type('text/plain').send('The web UI is not built. Run "npm run build" (npm run serve does it for you).\n'),
+    );
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/app/',
+    index: ['index.html'],
+    setHeaders: (res) => res.setHeader('content-security-policy', CSP),
+  });
+  app.get('/app', async (_req, reply) => reply.redirect('/app/'));
+  app.get('/', async (_req, reply) => reply.redirect('/app/'));
+}
