@@ -25,21 +25,57 @@ function sendError(reply: FastifyReply, face: Face, e: ApiError): FastifyReply {
   return reply.code(e.status).type('application/json').send(body);
 }
 
+/** A client error body in the face's family. */
+function clientError(face: Face, status: number, message: string): ApiError {
+  return new ApiError(status, face === 'clob' ? { error: message } : { type: 'bad request', error: message });
+}
+
 export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
   const { face, dispatch, log } = opts;
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { maxParamLength: 500 },
     // Keep-alive sockets would hold close() open for their idle timeout.
     forceCloseConnections: true,
+    // Long URLs reach the onRequest hook below and get a JSON 414 instead of Node's bare 431.
+    http: { maxHeaderSize: 64 * 1024 },
+    // Router-level rejections (malformed %-escapes, over-long path parameters) never reach
+    // setErrorHandler; they get the face's body here.
+    frameworkErrors: (err, _req, reply) => {
+      const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const message = err.code === 'FST_ERR_BAD_URL' ? 'malformed URL' : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'path parameter too long' : 'bad request';
+      void sendError(reply, face, clientError(face, status, message));
+    },
+    // Requests Node's parser refuses before Fastify sees them (header block over maxHeaderSize).
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return;
+      const tooLarge = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
+      const e = clientError(face, tooLarge ? 431 : 400, tooLarge ? 'request headers too large' : 'bad request');
+      const body = JSON.stringify(e.body);
+      socket.end(
+        `HTTP/1.1 ${e.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    },
+  });
+
+  // Handlers first: routes and plugins registered after these inherit them.
+  app.setNotFoundHandler((_req, reply) => sendError(reply, face, notFound('route')));
+  app.setErrorHandler((thrown, _req, reply) => {
+    if (isApiError(thrown)) return sendError(reply, face, thrown);
+    const err = thrown as Error & { statusCode?: number };
+    const status = err.statusCode;
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own rejections (bad JSON body, body too large).
+      return sendError(reply, face, clientError(face, status, err.message));
+    }
+    log.warn(`unhandled error: ${err.stack ?? err.message}`);
+    return sendError(reply, face, new ApiError(500, face === 'clob' ? { error: 'internal_error' } : { type: 'internal error', error: 'internal error' }));
   });
 
   app.addHook('onRequest', async (req, reply) => {
-    if (req.url.length > MAX_URL) {
-      const e = new ApiError(414, face === 'clob' ? { error: 'request URI too long' } : { type: 'bad request', error: 'request URI too long' });
-      return sendError(reply, face, e);
-    }
+    if (req.url.length > MAX_URL) return sendError(reply, face, clientError(face, 414, 'request URI too long'));
   });
 
   for (const name of Object.keys(operations) as OpName[]) {
@@ -57,18 +93,5 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
   }
 
   await opts.extend?.(app);
-
-  app.setNotFoundHandler((_req, reply) => sendError(reply, face, notFound('route')));
-  app.setErrorHandler((thrown, _req, reply) => {
-    if (isApiError(thrown)) return sendError(reply, face, thrown);
-    const err = thrown as Error & { statusCode?: number };
-    const status = err.statusCode;
-    if (status && status >= 400 && status < 500) {
-      // Fastify's own rejections (bad JSON body, body too large, bad URL encoding).
-      return sendError(reply, face, new ApiError(status, { type: 'bad request', error: err.message }));
-    }
-    log.warn(`unhandled error: ${err.stack ?? err.message}`);
-    return sendError(reply, face, new ApiError(500, { type: 'internal error', error: 'internal error' }));
-  });
   return app;
 }

@@ -25,6 +25,7 @@ export async function registerWebUi(app: FastifyInstance, root = DEFAULT_WEB_ROO
     index: ['index.html'],
     setHeaders: (res) => res.setHeader('content-security-policy', CSP),
   });
+  // `/app` -> `/app/`, so the page's relative asset paths resolve under /app/.
   app.get('/app', async (_req, reply) => reply.redirect('/app/'));
   app.get('/', async (_req, reply) => reply.redirect('/app/'));
 }

@@ -104,6 +104,10 @@ export class CatalogWriter {
     return incoming !== null && typeof stored === 'number' && stored >= incoming ? 'current' : 'stale';
   }
 
+  private has(table: 'event_tags' | 'event_series', eventId: number): boolean {
+    return this.st.first(`SELECT 1 FROM ${table} WHERE event_id = ? LIMIT 1`, [eventId]) !== undefined;
+  }
+
   /** Tags repeat on every event that carries them: rewrite a tag only when its content changed. */
   private readonly tagSeen = new Map<number, string>();
 
@@ -116,6 +120,10 @@ export class CatalogWriter {
     const { values, extra } = toColumns(t, TAG_FIELDS);
     const key = JSON.stringify(values) + (extra ?? '');
     if (this.tagSeen.get(id) === key) return id;
+    // Events carry snapshots of their tags of various ages: keep the newest.
+    const incoming = parseTs(t.updatedAt);
+    const stored = parseTs(this.st.value('SELECT "updatedAt" FROM tags WHERE id = ?', [id]));
+    if (stored !== null && (incoming === null || incoming < stored)) return id;
     this.st.run(TAG_UPSERT, [id, ...values, extra, lower(t.slug)]);
     this.tagSeen.set(id, key);
     this.result.tags++;
@@ -147,7 +155,8 @@ export class CatalogWriter {
       ]);
       this.result.events++;
     }
-    if (Array.isArray(e.tags)) {
+    // An older copy's tags and series only fill in what the cache lacks; a newer copy's replace.
+    if (Array.isArray(e.tags) && (state !== 'current' || !this.has('event_tags', id))) {
       const tagIds: number[] = [];
       for (const t of e.tags) {
         const tid = this.tag(t);
@@ -155,7 +164,7 @@ export class CatalogWriter {
       }
       this.replaceEventTags(id, tagIds, state === 'absent');
     }
-    if (Array.isArray(e.series)) {
+    if (Array.isArray(e.series) && (state !== 'current' || !this.has('event_series', id))) {
       if (state !== 'absent') this.st.run('DELETE FROM event_series WHERE event_id = ?', [id]);
       for (const s of e.series) {
         const sid = this.series(s);

@@ -1,0 +1,59 @@
+/**
+ * A catalog over the real Gamma responses in shared/fixtures/gamma. Files are read in a fixed
+ * order and an id keeps its first object, so which copy wins is predictable: the 2026 `/markets`
+ * dump beats the 2025 `/events` dump for the markets they share.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
+import { FakeCatalog, type CatalogOptions, type CatalogParts } from './catalog.ts';
+
+async function readJson(path: string): Promise<unknown> {
+  return JSON.parse(await readFile(path, 'utf8'));
+}
+
+async function listJson(dir: string, filter: (name: string) => boolean): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((n) => n.endsWith('.json') && filter(n)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The ordered file list, as parts; exported for tests that want to compare against the raw files. */
+export async function readFixtureParts(dir: string): Promise<{ file: string; part: CatalogParts }[]> {
+  const out: { file: string; part: CatalogParts }[] = [];
+  const add = async (file: string, toPart: (data: unknown) => CatalogParts) => {
+    out.push({ file, part: toPart(await readJson(join(dir, file))) });
+  };
+  const asArray = <T>(d: unknown): T[] => (Array.isArray(d) ? (d as T[]) : [d as T]);
+
+  await add('markets_active_2026-02.json', (d) => ({ markets: asArray<GammaMarket>(d) }));
+  await add('events_active_2025-06.json', (d) => ({ events: asArray<GammaEvent>(d) }));
+  for (const f of await listJson(dir, (n) => n.startsWith('tags_default_page_'))) {
+    await add(f, (d) => ({ tags: asArray<GammaTag>(d) }));
+  }
+  const nt = join(dir, 'nautilus_trader');
+  for (const f of await listJson(nt, (n) => n !== 'search_response.json')) {
+    const file = join('nautilus_trader', f);
+    if (f === 'gamma_event.json') await add(file, (d) => ({ events: asArray<GammaEvent>(d) }));
+    else if (f === 'gamma_tags.json') await add(file, (d) => ({ tags: asArray<GammaTag>(d) }));
+    else if (f.startsWith('gamma_market')) await add(file, (d) => ({ markets: asArray<GammaMarket>(d) }));
+  }
+  const sg = join(dir, 'statground_2024');
+  for (const f of await listJson(sg, (n) => n.startsWith('markets_'))) {
+    await add(join('statground_2024', f), (d) => ({ markets: asArray<GammaMarket>(d) }));
+  }
+  for (const f of await listJson(sg, (n) => n.startsWith('series_'))) {
+    await add(join('statground_2024', f), (d) => ({ series: asArray<GammaSeries>(d) }));
+  }
+  return out;
+}
+
+export async function loadFixtureCatalog(dir: string, opts: CatalogOptions = {}): Promise<FakeCatalog> {
+  const parts = await readFixtureParts(dir);
+  return new FakeCatalog(
+    parts.map((p) => p.part),
+    opts,
+  );
+}

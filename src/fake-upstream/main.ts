@@ -1,0 +1,136 @@
+/**
+ * `fake-upstream --port N (--fixtures DIR | --synthetic COUNT [--seed S]) [--host H] [--no-keyset]`:
+ * serves a Gamma stand-in until SIGINT/SIGTERM.
+ */
+import { pathToFileURL } from 'node:url';
+import { createSyntheticCatalog, type FakeCatalog } from './catalog.ts';
+import { loadFixtureCatalog } from './fixture-catalog.ts';
+import { startFakeUpstream } from './server.ts';
+
+export const USAGE = 'usage: fake-upstream --port N (--fixtures DIR | --synthetic COUNT [--seed S]) [--host H] [--no-keyset] [--log]';
+
+export interface FakeUpstreamArgs {
+  port: number;
+  host: string;
+  fixtures?: string;
+  synthetic?: number;
+  seed?: number;
+  keyset: boolean;
+  log: boolean;
+}
+
+/** Parses the flags; a string is the reason they are unusable. */
+export function parseFakeUpstreamArgs(argv: readonly string[]): FakeUpstreamArgs | string {
+  const out: FakeUpstreamArgs = { port: 0, host: '127.0.0.1', keyset: true, log: false };
+  const int = (v: string | undefined, name: string): number | string =>
+    v !== undefined && /^\d+$/.test(v) ? Number(v) : `${name} needs a non-negative integer`;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] as string;
+    const eq = flag.indexOf('=');
+    const [name, inline] = flag.startsWith('--') && eq > 0 ? [flag.slice(0, eq), flag.slice(eq + 1)] : [flag, undefined];
+    const value = (): string | undefined => inline ?? argv[++i];
+    switch (name) {
+      case '--port': {
+        const v = int(value(), '--port');
+        if (typeof v === 'string') return v;
+        if (v > 65535) return '--port must be at most 65535';
+        out.port = v;
+        break;
+      }
+      case '--host': {
+        const v = value();
+        if (!v) return '--host needs a value';
+        out.host = v;
+        break;
+      }
+      case '--fixtures': {
+        const v = value();
+        if (!v) return '--fixtures needs a directory';
+        out.fixtures = v;
+        break;
+      }
+      case '--synthetic': {
+        const v = int(value(), '--synthetic');
+        if (typeof v === 'string') return v;
+        out.synthetic = v;
+        break;
+      }
+      case '--seed': {
+        const v = int(value(), '--seed');
+        if (typeof v === 'string') return v;
+        out.seed = v;
+        break;
+      }
+      case '--no-keyset':
+        out.keyset = false;
+        break;
+      case '--log':
+        out.log = true;
+        break;
+      default:
+        return `unknown argument: ${flag}`;
+    }
+  }
+  if ((out.fixtures === undefined) === (out.synthetic === undefined)) return 'give exactly one of --fixtures DIR or --synthetic COUNT';
+  if (out.seed !== undefined && out.synthetic === undefined) return '--seed only applies to --synthetic';
+  return out;
+}
+
+export interface RunIo {
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+  /** Stops the server like a signal would (tests); SIGINT/SIGTERM always do. */
+  signal?: AbortSignal;
+}
+
+/** The CLI: runs until SIGINT/SIGTERM, then exits the process (0; 2 on bad flags; 1 if it cannot start). */
+export async function runFakeUpstream(argv: readonly string[], io: RunIo = {}): Promise<void> {
+  const code = await serveFakeUpstream(argv, io);
+  process.exit(code);
+}
+
+/** runFakeUpstream without the process exit: resolves with the exit code (for tests and embedding). */
+export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {}): Promise<number> {
+  const out = io.out ?? ((l: string) => process.stdout.write(l + '\n'));
+  const err = io.err ?? ((l: string) => process.stderr.write(l + '\n'));
+  const args = parseFakeUpstreamArgs(argv);
+  if (typeof args === 'string') {
+    err(`fake-upstream: ${args}`);
+    err(USAGE);
+    return 2;
+  }
+  let catalog: FakeCatalog;
+  let upstream;
+  try {
+    catalog =
+      args.fixtures !== undefined
+        ? await loadFixtureCatalog(args.fixtures)
+        : createSyntheticCatalog({ markets: args.synthetic ?? 0, seed: args.seed });
+    upstream = await startFakeUpstream({ catalog, port: args.port, host: args.host, keyset: args.keyset, log: args.log });
+  } catch (e) {
+    err(`fake-upstream: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  const c = catalog.counts;
+  out(`fake-upstream listening on ${upstream.url} (${c.markets} markets, ${c.events} events, ${c.tags} tags)`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      io.signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener('abort', stop);
+  });
+  await upstream.close();
+  return 0;
+}
+
+// Direct run (`tsx src/fake-upstream/main.ts ...`); src/cli.ts calls runFakeUpstream itself.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  void runFakeUpstream(process.argv.slice(2));
+}

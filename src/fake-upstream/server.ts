@@ -1,0 +1,302 @@
+/**
+ * A real HTTP server that answers like Polymarket's Gamma API (see shared/research/gamma.md):
+ * bare arrays, silent limit clamp, offset cap with keyset routes behind it, camelCase `order`,
+ * repeated-key array filters, `{type, error}` bodies. Plain node:http rather than a framework:
+ * faults need raw control of the socket (half-written bodies, requests that never answer).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EventRecord, FakeCatalog, MarketRecord } from './catalog.ts';
+import { FaultScript, type Fault } from './faults.ts';
+import { isApiError, parseListQuery, runKeysetQuery, runOffsetQuery, validationError, type ApiError, type Kind, type Limits } from './query.ts';
+import { RequestLog, type RequestLogEntry } from './request-log.ts';
+
+export interface FakeUpstreamOptions {
+  catalog: FakeCatalog;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Print one line per request to stdout. */
+  log?: boolean;
+  /** Serve `/markets/keyset` and `/events/keyset` (default true); false makes them 404, to test offset fallback. */
+  keyset?: boolean;
+  /** Silent clamp of `limit` on markets/events (default 100). */
+  maxLimit?: number;
+  /** Largest `offset` before the 422 (default 2000). */
+  maxOffset?: number;
+}
+
+export interface FakeUpstream {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  faults: FaultScript;
+  requests: RequestLog;
+  catalog: FakeCatalog;
+}
+
+interface Reply {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+const NOT_FOUND: ApiError = { status: 404, body: { type: 'not found error', error: 'not found' } };
+const ID_RE = /^\d{1,18}$/;
+
+function errorReply(e: ApiError): Reply {
+  return { status: e.status, body: JSON.stringify(e.body) };
+}
+
+function json(value: unknown): Reply {
+  return { status: 200, body: JSON.stringify(value) };
+}
+
+function queryRecord(q: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const k of new Set(q.keys())) {
+    const all = q.getAll(k);
+    out[k] = all.length === 1 ? (all[0] as string) : all;
+  }
+  return out;
+}
+
+/** A path segment as a slug: percent-decoded; whitespace or bad escapes are a 422 like upstream. */
+function slugParam(raw: string): string | ApiError {
+  let s: string;
+  try {
+    s = decodeURIComponent(raw);
+  } catch {
+    return validationError('slug is invalid');
+  }
+  return s === '' || /\s/.test(s) ? validationError('slug is invalid') : s;
+}
+
+function pageParams(q: URLSearchParams, defLimit: number, maxLimit: number): { limit: number; offset: number } | ApiError {
+  const read = (name: string): number | undefined | ApiError => {
+    const v = q.getAll(name).filter((x) => x !== '').pop();
+    if (v === undefined) return undefined;
+    return /^\d{1,15}$/.test(v) ? Number(v) : validationError(`${name} is invalid`);
+  };
+  const limit = read('limit');
+  if (isApiError(limit)) return limit;
+  const offset = read('offset');
+  if (isApiError(offset)) return offset;
+  return { limit: Math.min(limit ?? defLimit, maxLimit), offset: offset ?? 0 };
+}
+
+export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<FakeUpstream> {
+  const { catalog } = opts;
+  const host = opts.host ?? '127.0.0.1';
+  const keyset = opts.keyset ?? true;
+  const limits: Limits = { maxLimit: opts.maxLimit ?? 100, maxOffset: opts.maxOffset ?? 2000 };
+  const faults = new FaultScript();
+  const requests = new RequestLog();
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+
+  function list(kind: Kind, q: URLSearchParams): Reply {
+    const parsed = parseListQuery(catalog, kind, q, false, limits);
+    if (isApiError(parsed)) return errorReply(parsed);
+    const recs = runOffsetQuery(catalog, parsed);
+    const parts =
+      kind === 'markets'
+        ? recs.map((r) => catalog.marketJson(r as MarketRecord))
+        : recs.map((r) => catalog.eventJson(r as EventRecord, parsed.includeMarkets));
+    return { status: 200, body: '[' + parts.join(',') + ']' };
+  }
+
+  function keysetList(kind: Kind, q: URLSearchParams): Reply {
+    const parsed = parseListQuery(catalog, kind, q, true, limits);
+    if (isApiError(parsed)) return errorReply(parsed);
+    const { items, next } = runKeysetQuery(catalog, parsed);
+    const parts =
+      kind === 'markets'
+        ? items.map((r) => catalog.marketJson(r as MarketRecord))
+        : items.map((r) => catalog.eventJson(r as EventRecord, parsed.includeMarkets));
+    const tail = next === undefined ? '' : ',"next_cursor":' + JSON.stringify(next);
+    return { status: 200, body: '{"' + kind + '":[' + parts.join(',') + ']' + tail + '}' };
+  }
+
+  function byId(kind: Kind, id: string, q: URLSearchParams): Reply {
+    if (!ID_RE.test(id)) return errorReply(validationError('id is invalid'));
+    const notFound = errorReply({ status: 404, body: { type: 'not found error', error: 'id not found' } });
+    if (kind === 'markets') {
+      const rec = catalog.marketRecord(String(Number(id)));
+      return rec ? { status: 200, body: catalog.marketJson(rec) } : notFound;
+    }
+    const rec = catalog.eventRecord(String(Number(id)));
+    const withMarkets = q.get('include_markets') !== 'false';
+    return rec ? { status: 200, body: catalog.eventJson(rec, withMarkets) } : notFound;
+  }
+
+  function bySlug(kind: Kind | 'tags', raw: string): Reply {
+    const slug = slugParam(raw);
+    if (isApiError(slug)) return errorReply(slug);
+    const notFound = errorReply({ status: 404, body: { type: 'not found error', error: 'slug not found' } });
+    if (kind === 'markets') {
+      const rec = catalog.marketBySlug(slug);
+      return rec ? { status: 200, body: catalog.marketJson(rec) } : notFound;
+    }
+    if (kind === 'events') {
+      const rec = catalog.eventBySlug(slug);
+      return rec ? { status: 200, body: catalog.eventJson(rec) } : notFound;
+    }
+    const tag = catalog.tagBySlug(slug);
+    return tag ? json(tag) : notFound;
+  }
+
+  function route(method: string, path: string, q: URLSearchParams): Reply {
+    if (method !== 'GET' && method !== 'HEAD') {
+      return { status: 405, body: JSON.stringify({ type: 'method not allowed', error: 'method not allowed' }), headers: { allow: 'GET, HEAD' } };
+    }
+    const seg = path.split('/').slice(1);
+    const [root, a, b] = seg;
+    const n = seg.length;
+    if (root === 'markets' || root === 'events') {
+      if (n === 1) return list(root, q);
+      if (n === 2 && a === 'keyset') return keyset ? keysetList(root, q) : errorReply(NOT_FOUND);
+      if (n === 3 && a === 'slug') return bySlug(root, b as string);
+      if (n === 2) return byId(root, a as string, q);
+      return errorReply(NOT_FOUND);
+    }
+    if (root === 'tags') {
+      if (n === 1) {
+        const page = pageParams(q, 100, 1000);
+        if (isApiError(page)) return errorReply(page);
+        return json(catalog.tags().slice(page.offset, page.offset + page.limit));
+      }
+      if (n === 3 && a === 'slug') return bySlug('tags', b as string);
+      if (n === 2) {
+        if (!ID_RE.test(a as string)) return errorReply(validationError('id is invalid'));
+        const tag = catalog.tag(String(Number(a)));
+        return tag ? json(tag) : errorReply({ status: 404, body: { type: 'not found error', error: 'id not found' } });
+      }
+      return errorReply(NOT_FOUND);
+    }
+    if (root === 'series') {
+      if (n === 1) {
+        const page = pageParams(q, 20, 50);
+        if (isApiError(page)) return errorReply(page);
+        return json(catalog.series().slice(page.offset, page.offset + page.limit));
+      }
+      if (n === 2) {
+        if (!ID_RE.test(a as string)) return errorReply(validationError('id is invalid'));
+        const s = catalog.seriesById(String(Number(a)));
+        return s ? json(s) : errorReply({ status: 404, body: { type: 'not found error', error: 'id not found' } });
+      }
+    }
+    return errorReply(NOT_FOUND);
+  }
+
+  function send(res: ServerResponse, entry: RequestLogEntry, t0: number, reply: Reply): void {
+    entry.status = reply.status;
+    const length = Buffer.byteLength(reply.body, 'utf8');
+    res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(length), ...reply.headers });
+    // The string goes to the socket as is: a Buffer copy of every 0.5 MB page counts as external
+    // memory, which makes V8 run full collections over the whole (large) catalog heap.
+    res.end(reply.body);
+    finish(entry, t0);
+  }
+
+  function finish(entry: RequestLogEntry, t0: number): void {
+    entry.ms = performance.now() - t0;
+    requests.add(entry);
+    if (opts.log) console.log(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms${entry.fault ? ` [${entry.fault}]` : ''}`);
+  }
+
+  function answer(res: ServerResponse, entry: RequestLogEntry, t0: number, method: string, path: string, q: URLSearchParams): void {
+    let reply: Reply;
+    try {
+      reply = route(method, path, q);
+    } catch (err) {
+      // A bug in the fake should look like an upstream 500 to the client and still be visible here.
+      console.error('fake-upstream: handler error', err);
+      reply = { status: 500, body: JSON.stringify({ type: 'internal error', error: 'cannot get the information' }) };
+    }
+    send(res, entry, t0, reply);
+  }
+
+  function applyFault(fault: Fault, res: ServerResponse, entry: RequestLogEntry, t0: number, method: string, path: string, q: URLSearchParams): void {
+    entry.fault = fault.kind;
+    switch (fault.kind) {
+      case '429':
+        send(res, entry, t0, {
+          status: 429,
+          body: JSON.stringify({ type: 'too many requests', error: 'rate limit exceeded' }),
+          headers: { 'retry-after': String(fault.retryAfter ?? 1) },
+        });
+        return;
+      case '500':
+        send(res, entry, t0, { status: 500, body: JSON.stringify({ type: 'internal error', error: 'cannot get the information' }) });
+        return;
+      case 'slow': {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!res.destroyed) answer(res, entry, t0, method, path, q);
+        }, fault.ms);
+        timers.add(timer);
+        return;
+      }
+      case 'hang':
+        // Logged now so tests can wait for the request to have arrived; close() ends the socket.
+        requests.add(entry);
+        return;
+      case 'drop': {
+        const reply = route(method, path, q);
+        const buf = Buffer.from(reply.body, 'utf8');
+        entry.status = reply.status;
+        res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(buf.length) });
+        // Half the promised body, then the connection dies: the client sees a truncated response.
+        res.write(buf.subarray(0, Math.max(1, buf.length >> 1)), () => res.socket?.destroy());
+        finish(entry, t0);
+        return;
+      }
+    }
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const t0 = performance.now();
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const qi = url.indexOf('?');
+    let path = qi < 0 ? url : url.slice(0, qi);
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    const q = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
+    const entry: RequestLogEntry = { method, path, query: queryRecord(q), status: 0, time: Date.now() };
+    if (closing) {
+      res.destroy();
+      return;
+    }
+    const fault = faults.take({ method, path, query: q });
+    if (fault) applyFault(fault, res, entry, t0, method, path, q);
+    else answer(res, entry, t0, method, path, q);
+  }
+
+  const server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= new Promise<void>((resolve) => {
+      closing = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      server.close(() => resolve());
+      // Idle keep-alive sockets and hung requests alike: close() must not wait for clients.
+      server.closeAllConnections();
+    });
+    return closed;
+  };
+
+  return { url, port, close, faults, requests, catalog };
+}
