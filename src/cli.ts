@@ -90,7 +90,7 @@ async function serve(argv: string[]): Promise<void> {
   const { values: v } = parseArgs({ args: argv, options: serveFlags, strict: true, allowPositionals: false });
   if (v.help) return void console.log(USAGE.serve);
   const { profile, urls } = upstreamConfig(v);
-  const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 3650);
+  const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 36500);
   const interval = intFlag(v['sync-interval'], 'sync-interval', 1, 86_400);
   const dataDir = v['data-dir'] ?? defaultDataDir();
   const log = consoleLogger;
@@ -134,7 +134,7 @@ async function syncOnce(argv: string[]): Promise<void> {
   const { values: v } = parseArgs({ args: argv, options: upstreamFlags, strict: true, allowPositionals: false });
   if (v.help) return void console.log(USAGE.sync);
   const { profile, urls } = upstreamConfig(v);
-  const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 3650);
+  const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 36500);
   const dataDir = v['data-dir'] ?? defaultDataDir();
   const service = await startService({
     dataDir, http: false, profile, urls,

@@ -128,7 +128,7 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
         title = flat`${coin} price on ${when}, ${year}?`;
         items = Array.from({ length: k }, (_, i) => {
           const level = money(base + i * Math.max(1, Math.round(base / 20)));
-          return { label: flat`↑ ${level}`, question: flat`Will the price of ${coin} be above $${level} on ${when}, ${year}?`, clause: flat`the ${coin} price is above $${level} on ${when}, ${year}` };
+          return { label: flat`>${level}`, question: flat`Will the price of ${coin} be above $${level} on ${when}, ${year}?`, clause: flat`the ${coin} price is above $${level} on ${when}, ${year}` };
         });
       } else if (rng() < 0.5) {
         title = flat`${coin} Up or Down on ${when}, ${year}, ${randInt(rng, 1, 12)}${rng() < 0.5 ? 'AM' : 'PM'} ET?`;

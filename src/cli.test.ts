@@ -1,0 +1,152 @@
+/**
+ * The headless CLI as a user runs it: real child processes, real ports, real signals.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSyntheticCatalog, loadFixtureCatalog, type FakeUpstream } from './fake-upstream/index.ts';
+import { CACHE_FILE, CatalogStore } from './store/catalog-store.ts';
+import { FIXTURES_DIR, tempDir } from './testing/fixtures.ts';
+import { startFake } from './testing/sync-harness.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function cli(args: string[]): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, XDG_CONFIG_HOME: tempDir().dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+function tmp(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+async function fake(catalog: Parameters<typeof startFake>[0]): Promise<FakeUpstream> {
+  const f = await startFake(catalog);
+  cleanups.push(() => f.close());
+  return f;
+}
+
+const poll = { interval: 50, timeout: 120_000 };
+
+describe('marketdesk CLI', () => {
+  it('rejects an unknown flag with the usage line and exit code 2', async () => {
+    const run = cli(['serve', '--no-such-flag']);
+    const { code } = await run.exited;
+    expect(code).toBe(2);
+    expect(run.stderr()).toMatch(/no-such-flag/);
+    expect(run.stderr()).toMatch(/usage: npm run serve/);
+  });
+
+  it('sync exits non-zero with a one-line reason when the upstream is unreachable', async () => {
+    const run = cli(['sync', '--data-dir', tmp(), '--gamma-url', 'http://127.0.0.1:9']);
+    const { code } = await run.exited;
+    expect(code).toBe(1);
+    const lines = run.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^marketdesk sync failed: .*failed after \d+ attempts/);
+  });
+
+  it('sync runs one full sync into the data dir and exits 0', async () => {
+    const f = await fake(await loadFixtureCatalog(FIXTURES_DIR));
+    const dir = tmp();
+    const run = cli(['sync', '--data-dir', dir, '--gamma-url', f.url, '--horizon-days', '7300']);
+    const { code } = await run.exited;
+    expect(run.stderr()).toBe('');
+    expect(code).toBe(0);
+    expect(run.stdout()).toMatch(/^synced \d+ markets, \d+ events, \d+ tags from /);
+    const store = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => store.close());
+    expect(store.reader.counts().markets).toBe(f.catalog.counts.markets);
+  });
+
+  it('serve prints its URLs, serves while syncing, and persists and exits 0 on SIGTERM', async () => {
+    const f = await fake(await loadFixtureCatalog(FIXTURES_DIR));
+    const dir = tmp();
+    const run = cli(['serve', '--data-dir', dir, '--base-port', '0', '--clob-port', '0', '--gamma-url', f.url, '--horizon-days', '7300']);
+    await expect.poll(() => /base: (http:\/\/\S+)/.exec(run.stdout()), poll).toBeTruthy();
+    const base = /base: (http:\/\/\S+)/.exec(run.stdout())![1]!;
+    expect(run.stdout()).toMatch(/clob: http:\/\/127\.0\.0\.1:\d+/);
+    expect(run.stdout()).toContain(`web UI: ${base}/app/`);
+    const status = async () => ((await (await fetch(`${base}/status`)).json()) as { sync: { lastFullSyncAt: string | null } }).sync;
+    await expect.poll(async () => (await status()).lastFullSyncAt, poll).not.toBeNull();
+    const res = await fetch(`${base}/markets?limit=5&order=volume`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as unknown[]).length).toBe(5);
+    run.child.kill('SIGTERM');
+    expect((await run.exited).code).toBe(0);
+    const store = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => store.close());
+    expect(store.movedAside).toBeUndefined();
+    expect(store.reader.counts().markets).toBe(f.catalog.counts.markets);
+  });
+
+  it('serve --offline answers from the cache without contacting any upstream', async () => {
+    const run = cli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', '--gamma-url', 'http://127.0.0.1:9']);
+    await expect.poll(() => /base: (http:\/\/\S+)/.exec(run.stdout()), poll).toBeTruthy();
+    const base = /base: (http:\/\/\S+)/.exec(run.stdout())![1]!;
+    expect(await (await fetch(`${base}/markets`)).json()).toEqual([]);
+    const st = (await (await fetch(`${base}/status`)).json()) as { offline: boolean; sync: { phase: string } };
+    expect(st.offline).toBe(true);
+    expect(st.sync.phase).toBe('offline');
+    run.child.kill('SIGINT');
+    expect((await run.exited).code).toBe(0);
+  });
+
+  it('kill -9 during a sync leaves a cache that opens, and the next sync completes it', async () => {
+    const catalog = createSyntheticCatalog({ markets: 20_000, seed: 4 });
+    const f = await fake(catalog);
+    const dir = tmp();
+    const file = path.join(dir, CACHE_FILE);
+    const run = cli(['sync', '--data-dir', dir, '--gamma-url', f.url]);
+    // Wait until a batch has been persisted, then kill the process mid-sync.
+    await expect.poll(() => existsSync(file), poll).toBe(true);
+    run.child.kill('SIGKILL');
+    const { signal } = await run.exited;
+    expect(signal).toBe('SIGKILL');
+
+    const store = await CatalogStore.open({ dataDir: dir });
+    expect(store.movedAside).toBeUndefined();
+    const partial = store.reader.counts().markets;
+    expect(partial).toBeGreaterThan(0);
+    await store.close();
+
+    const again = cli(['sync', '--data-dir', dir, '--gamma-url', f.url]);
+    expect((await again.exited).code).toBe(0);
+    const done = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => done.close());
+    expect(done.reader.counts().markets).toBeGreaterThanOrEqual(partial);
+    expect(done.reader.counts().events).toBeGreaterThan(0);
+  });
+});
