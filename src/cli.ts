@@ -152,8 +152,9 @@ async function syncOnce(argv: string[]): Promise<void> {
   }
   const counts = service.store.reader.counts();
   await service.close();
+  const peak = process.resourceUsage().maxRSS / 1024;
   console.log(
-    `synced ${counts.markets} markets, ${counts.events} events, ${counts.tags} tags from ${urls.gamma} in ${((performance.now() - t0) / 1000).toFixed(1)} s into ${dataDir}`,
+    `synced ${counts.markets} markets, ${counts.events} events, ${counts.tags} tags from ${urls.gamma} in ${((performance.now() - t0) / 1000).toFixed(1)} s into ${dataDir} (peak RSS ${peak.toFixed(0)} MiB)`,
   );
 }
 

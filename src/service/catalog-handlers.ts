@@ -4,7 +4,8 @@
 import { badRequest, notFound, type ServiceStatus } from '../contract/index.ts';
 import type { CatalogStore } from '../store/catalog-store.ts';
 import type { CatalogSync } from '../sync/catalog-sync.ts';
-import type { Handlers } from './dispatch.ts';
+import type { catalogOperations } from '../contract/catalog-ops.ts';
+import type { HandlersFor } from './dispatch.ts';
 
 function pathId(id: string): number {
   if (!/^\d{1,15}$/.test(id)) throw badRequest('catalog', 'id is invalid');
@@ -23,7 +24,7 @@ export interface StatusSource {
   sync: CatalogSync | undefined;
 }
 
-export function catalogHandlers(store: CatalogStore, status: StatusSource): Handlers {
+export function catalogHandlers(store: CatalogStore, status: StatusSource): HandlersFor<keyof typeof catalogOperations> {
   const r = store.reader;
   return {
     'markets.list': (p) => r.listMarkets(p),

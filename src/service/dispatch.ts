@@ -9,7 +9,10 @@ import {
 } from '../contract/index.ts';
 import type { Logger } from '../store/sqlite.ts';
 
-export type Handlers = { [K in OpName]: (params: ParamsOf<K>) => ResultOf<K> | Promise<ResultOf<K>> };
+export type Handler<K extends OpName> = (params: ParamsOf<K>) => ResultOf<K> | Promise<ResultOf<K>>;
+export type Handlers = { [K in OpName]: Handler<K> };
+/** The handlers of one concern's operations; the service merges them into Handlers. */
+export type HandlersFor<K extends OpName> = { [P in K]: Handler<P> };
 
 export type Dispatch = <K extends OpName>(op: K, raw: RawParams) => Promise<ResultOf<K>>;
 

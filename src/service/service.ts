@@ -11,7 +11,7 @@ import { UpstreamClient, type UpstreamUrls } from '../upstream/client.ts';
 import { buildFace } from '../http/face.ts';
 import { registerWebUi } from '../http/web-ui.ts';
 import { catalogHandlers } from './catalog-handlers.ts';
-import { createDispatch, type Dispatch } from './dispatch.ts';
+import { createDispatch, type Dispatch, type Handlers } from './dispatch.ts';
 
 export const VERSION = '0.1.0';
 
@@ -74,10 +74,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         ...(opts.syncIntervalMs !== undefined ? { intervalMs: opts.syncIntervalMs } : {}),
         ...(opts.horizonMs !== undefined ? { horizonMs: opts.horizonMs } : {}),
       });
-  const dispatch = createDispatch(
-    catalogHandlers(store, { profile: opts.profile ?? 'custom', offline: !!opts.offline, version: VERSION, sync }),
-    log,
-  );
+  const handlers: Handlers = {
+    ...catalogHandlers(store, { profile: opts.profile ?? 'custom', offline: !!opts.offline, version: VERSION, sync }),
+  };
+  const dispatch = createDispatch(handlers, log);
 
   const faces: FastifyInstance[] = [];
   let baseUrl: string | undefined;

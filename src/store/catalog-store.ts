@@ -33,6 +33,9 @@ export class CatalogStore {
   private closed = false;
   persistedAt: Date | null = null;
   lastPersistMs = 0;
+  /** How long the last export() blocked the thread. */
+  lastExportMs = 0;
+  persistCount = 0;
 
   private constructor(
     private readonly db: Database,
@@ -180,10 +183,14 @@ export class CatalogStore {
 
   private schedulePersist(): void {
     if (!this.file || this.closed || this.timer) return;
+    // A write blocks queries for as long as export() takes, so it is spaced to keep that
+    // under ~5% of the time: at least 20 write-durations since the last one.
+    const sinceLast = this.persistedAt ? Date.now() - this.persistedAt.getTime() : Infinity;
+    const delay = Math.max(this.persistDelayMs, 20 * this.lastExportMs - sinceLast);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.persist().catch((e: unknown) => this.log.warn(`persisting the cache failed: ${(e as Error).message}`));
-    }, this.persistDelayMs);
+    }, delay);
     this.timer.unref();
   }
 
@@ -198,8 +205,10 @@ export class CatalogStore {
       const t0 = performance.now();
       // export() is synchronous and needs no open transaction; writes happen in whole batches.
       const bytes = this.db.export();
+      this.lastExportMs = performance.now() - t0;
       await writeFileAtomic(file, bytes);
       this.lastPersistMs = performance.now() - t0;
+      this.persistCount++;
       this.persistedAt = new Date();
     })();
     try {

@@ -167,10 +167,11 @@ export class CatalogSync {
         if (kind === 'events') for (const m of it.markets ?? []) if (m.closed !== true) seen.markets.add(Number(m.id));
       }
     };
-    // The two walks run side by side: each keyset walk is a chain of round trips, so two
-    // chains halve the wall time against a remote upstream. Their writes interleave batch by batch.
-    await this.store.bulkLoad(() =>
-      Promise.all([
+    // Walks run two at a time: each keyset walk is a chain of round trips, so two chains halve
+    // the wall time against a remote upstream. Their writes interleave batch by batch.
+    const cutoff = this.opts.now() - this.opts.horizonMs;
+    await this.store.bulkLoad(async () => {
+      await Promise.all([
         this.gamma.walk('events', { filters: { closed: false }, signal }, (events) => {
           note('events', events);
           this.write({ events });
@@ -179,11 +180,9 @@ export class CatalogSync {
           note('markets', markets);
           this.write({ markets });
         }),
-      ]),
-    );
-    const cutoff = this.opts.now() - this.opts.horizonMs;
-    await this.recentlyClosed('events', cutoff, signal);
-    await this.recentlyClosed('markets', cutoff, signal);
+      ]);
+      await Promise.all([this.recentlyClosed('events', cutoff, signal), this.recentlyClosed('markets', cutoff, signal)]);
+    });
     await this.sweep('events', seen.events, signal);
     await this.sweep('markets', seen.markets, signal);
     const at = new Date(this.opts.now()).toISOString();

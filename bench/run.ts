@@ -1,0 +1,133 @@
+/**
+ * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start]`
+ *
+ * Against a synthetic catalog served by the fake upstream (its own process): full sync time
+ * and peak memory, warm start, and HTTP latency of catalog queries through the real service
+ * (its own process), each compared in the same run with a bare Fastify route returning a
+ * body of the same size. Prints a markdown table and writes bench/results/<date>-<size>.json.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawn } from 'node:child_process';
+import { ROOT, cliProcess, get, measure, rssMiB, table, type Latency, type Proc } from './lib.ts';
+
+const SIZES = { '10k': 10_000, '100k': 100_000, '500k': 500_000 } as const;
+const { values } = parseArgs({
+  options: { size: { type: 'string', default: '100k' }, only: { type: 'string' }, n: { type: 'string' } },
+  strict: true,
+});
+const size = values.size as keyof typeof SIZES;
+if (!(size in SIZES)) throw new Error(`--size must be one of ${Object.keys(SIZES).join(', ')}`);
+const markets = SIZES[size];
+const only = values.only;
+const N = Number(values.n ?? 1000);
+const want = (name: string) => !only || only === name;
+
+const cacheRoot = path.join(ROOT, 'bench/.cache', size);
+const cacheDir = path.join(cacheRoot, 'data');
+mkdirSync(cacheRoot, { recursive: true });
+
+const results: Record<string, unknown> = { size, markets, date: new Date().toISOString(), node: process.version };
+const report: string[] = [`## marketdesk bench, ${size} markets (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`];
+const procs: Proc[] = [];
+const stopAll = () => Promise.all(procs.map((p) => p.stop()));
+
+try {
+  // ---- sync --------------------------------------------------------------------------------
+  if (want('sync') || !existsSync(path.join(cacheDir, 'catalog.sqlite'))) {
+    const fake = cliProcess(['fake-upstream', '--port', '0', '--synthetic', String(markets), '--seed', '1']);
+    procs.push(fake);
+    const url = (await fake.waitFor(/listening on (http:\/\/\S+)/))[1]!;
+    const runDir = path.join(cacheRoot, 'sync-run');
+    rmSync(runDir, { recursive: true, force: true });
+    const t0 = performance.now();
+    const sync = cliProcess(['sync', '--data-dir', runDir, '--gamma-url', url, '--horizon-days', '36500']);
+    const code = await sync.exited;
+    const secs = (performance.now() - t0) / 1000;
+    if (code !== 0) throw new Error(`sync failed: ${sync.output()}`);
+    const m = /synced (\d+) markets, (\d+) events.*peak RSS (\d+) MiB/.exec(sync.output());
+    await fake.stop();
+    rmSync(cacheDir, { recursive: true, force: true });
+    renameSync(runDir, cacheDir);
+    const fileMiB = statSync(path.join(cacheDir, 'catalog.sqlite')).size / 2 ** 20;
+    results['sync'] = { seconds: secs, markets: Number(m?.[1]), events: Number(m?.[2]), peakRssMiB: Number(m?.[3]), cacheFileMiB: fileMiB };
+    report.push(
+      '### Full sync from the local fake upstream (no rate limits)',
+      table(
+        ['markets', 'events', 'wall time (s)', 'peak RSS (MiB)', 'cache file (MiB)'],
+        [[m?.[1] ?? '?', m?.[2] ?? '?', secs.toFixed(1), m?.[3] ?? '?', fileMiB.toFixed(0)]],
+      ),
+    );
+  }
+
+  // ---- warm start and catalog latency -------------------------------------------------------
+  if (want('catalog') || want('start')) {
+    const t0 = performance.now();
+    const serve = cliProcess(['serve', '--offline', '--data-dir', cacheDir, '--base-port', '0', '--clob-port', '0']);
+    procs.push(serve);
+    const base = (await serve.waitFor(/base: (http:\/\/\S+)/))[1]!;
+    const first = await get(`${base}/markets?limit=20&closed=false&order=volume`);
+    const startMs = performance.now() - t0;
+    if (first.status !== 200) throw new Error(`first /markets: ${first.status}`);
+    results['warmStartMs'] = startMs;
+    report.push('### Warm start', table(['process start to first /markets answer (ms)'], [[startMs.toFixed(0)]]));
+
+    if (want('catalog')) {
+      const sample = JSON.parse((await get(`${base}/markets?limit=100&offset=5000&order=volume`)).body) as { slug: string; conditionId: string }[];
+      // The most used of the first tags: the planner's worst case is a tag with many markets.
+      const tags = JSON.parse((await get(`${base}/tags?limit=30`)).body) as { id: string }[];
+      let popularTag = tags[0]!.id;
+      let most = -1;
+      for (const t of tags) {
+        const n = (JSON.parse((await get(`${base}/markets?limit=100&offset=900&tag_id=${t.id}`)).body) as unknown[]).length;
+        if (n > most) [most, popularTag] = [n, t.id];
+      }
+      let i = 0;
+      const queries: [string, string | (() => string)][] = [
+        ['markets: closed=false, order=volume desc', `${base}/markets?limit=20&closed=false&order=volume&ascending=false`],
+        ['markets: active=true, order=endDate asc', `${base}/markets?limit=20&active=true&order=endDate&ascending=true`],
+        ['markets: tag (popular), order=volume', `${base}/markets?limit=20&tag_id=${popularTag}&order=volume`],
+        ['markets: offset 10,000, order=volume', `${base}/markets?limit=20&offset=10000&closed=false&order=volume`],
+        [`markets: offset ${Math.floor(markets * 0.9).toLocaleString('en')}, order=volume`, `${base}/markets?limit=20&offset=${Math.floor(markets * 0.9)}&order=volume`],
+        ['markets: by slug', () => `${base}/markets/slug/${sample[i++ % sample.length]!.slug}`],
+        ['markets: by condition id', () => `${base}/markets?condition_id=${sample[i++ % sample.length]!.conditionId}`],
+        ['events: closed=false, order=volume desc', `${base}/events?limit=20&closed=false&order=volume`],
+      ];
+      const rows: (string | number)[][] = [];
+      const lat: Record<string, Latency> = {};
+      for (const [name, url] of queries) {
+        const l = await measure(url, N);
+        lat[name] = l;
+        rows.push([name, l.p50, l.p95, l.p99, l.bytes]);
+      }
+      // The ceiling for this machine: a constant body of the first query's size, same harness.
+      const bytes = lat[queries[0]![0]]!.bytes;
+      const baseline = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts'), String(bytes)], { cwd: ROOT });
+      const baseUrl = await new Promise<string>((resolve) => baseline.stdout.on('data', (d: Buffer) => {
+        const m = /listening on (http:\/\/\S+)/.exec(d.toString());
+        if (m) resolve(m[1]!);
+      }));
+      const bl = await measure(`${baseUrl}/markets`, N);
+      baseline.kill('SIGTERM');
+      rows.push([`baseline: bare Fastify, constant ${bytes} B body`, bl.p50, bl.p95, bl.p99, bl.bytes]);
+      results['catalog'] = { ...lat, baseline: bl };
+      report.push(`### Catalog over HTTP: sequential requests on one connection (n = ${N}), ms`, table(['query', 'p50', 'p95', 'p99', 'bytes'], rows));
+
+      const mem = rssMiB(serve.child.pid!);
+      const fileMiB = statSync(path.join(cacheDir, 'catalog.sqlite')).size / 2 ** 20;
+      results['memory'] = { rssMiB: mem.rss, peakRssMiB: mem.peak, cacheFileMiB: fileMiB };
+      report.push('### Service memory after the queries', table(['RSS (MiB)', 'peak RSS (MiB)', 'cache file (MiB)'], [[mem.rss.toFixed(0), mem.peak.toFixed(0), fileMiB.toFixed(0)]]));
+    }
+    await serve.stop();
+  }
+} finally {
+  await stopAll();
+}
+
+const out = report.join('\n\n');
+console.log(out);
+mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+const file = path.join(ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-${size}.json`);
+writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+console.log(`\nresults: ${path.relative(ROOT, file)}`);

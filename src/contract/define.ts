@@ -1,0 +1,28 @@
+/**
+ * How an operation is declared. The table is operations.ts; each concern declares its own
+ * operations in a file of its own (catalog-ops.ts, ...) that the table spreads in.
+ */
+import type { ParamDefs } from './params.ts';
+
+export type Face = 'base' | 'clob';
+/** Which error-body family an operation answers with (spec section 7). */
+export type ErrorStyle = 'catalog' | 'orders' | 'leaderboard';
+
+export interface OperationDef<Defs extends ParamDefs, Result> {
+  face: Face;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Fastify-style path; `:name` segments are path parameters, declared in `params` too. */
+  path: string;
+  params: Defs;
+  errors: ErrorStyle;
+  /** Unknown query parameters: ignored (Gamma's way) or rejected (the leaderboard's). */
+  unknownParams: 'ignore' | 'reject';
+  /** Phantom field carrying the result type; never set at run time. */
+  result?: Result;
+}
+
+/** Curried so the result type is given and the parameter declarations are inferred. */
+export function op<Result>() {
+  return <Defs extends ParamDefs>(def: Omit<OperationDef<Defs, Result>, 'result'>): OperationDef<Defs, Result> => def;
+}
+
