@@ -1,7 +1,8 @@
 /**
  * A catalog over the real Gamma responses in shared/fixtures/gamma. Files are read in a fixed
- * order and an id keeps its first object, so which copy wins is predictable: the 2026 `/markets`
- * dump beats the 2025 `/events` dump for the markets they share.
+ * order and a market id keeps its first object, so which copy wins is predictable: the 2026
+ * `/markets` dump beats the 2025 `/events` dump for the markets they share. (An event keeps its
+ * most complete copy: a full `/events` item beats the partial one nested in a market.)
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,16 +29,18 @@ export async function readFixtureParts(dir: string): Promise<{ file: string; par
   };
   const asArray = <T>(d: unknown): T[] => (Array.isArray(d) ? (d as T[]) : [d as T]);
 
-  await add('markets_active_2026-02.json', (d) => ({ markets: asArray<GammaMarket>(d) }));
-  await add('events_active_2025-06.json', (d) => ({ events: asArray<GammaEvent>(d) }));
+  // Tag lists first so /tags starts with a real /tags page; tags seen only on events follow.
   for (const f of await listJson(dir, (n) => n.startsWith('tags_default_page_'))) {
     await add(f, (d) => ({ tags: asArray<GammaTag>(d) }));
   }
   const nt = join(dir, 'nautilus_trader');
-  for (const f of await listJson(nt, (n) => n !== 'search_response.json')) {
+  const nautilus = await listJson(nt, (n) => n !== 'search_response.json');
+  if (nautilus.includes('gamma_tags.json')) await add(join('nautilus_trader', 'gamma_tags.json'), (d) => ({ tags: asArray<GammaTag>(d) }));
+  await add('markets_active_2026-02.json', (d) => ({ markets: asArray<GammaMarket>(d) }));
+  await add('events_active_2025-06.json', (d) => ({ events: asArray<GammaEvent>(d) }));
+  for (const f of nautilus) {
     const file = join('nautilus_trader', f);
     if (f === 'gamma_event.json') await add(file, (d) => ({ events: asArray<GammaEvent>(d) }));
-    else if (f === 'gamma_tags.json') await add(file, (d) => ({ tags: asArray<GammaTag>(d) }));
     else if (f.startsWith('gamma_market')) await add(file, (d) => ({ markets: asArray<GammaMarket>(d) }));
   }
   const sg = join(dir, 'statground_2024');

@@ -1,9 +1,7 @@
 /**
- * Serialised items kept between requests, bounded by total characters: at 500k markets the full
- * set would be gigabytes, and strings the cache keeps alive get promoted to the old generation,
- * which makes every major GC over the (large) catalog heap dearer. Past the budget the oldest
- * entries go first, so a sequential walk keeps a window of recent items (a parent event's JSON is
- * reused by its neighbouring markets) rather than starting over.
+ * Serialised items kept between requests, bounded by total characters (off unless a catalog is
+ * given a budget: see the JSON section of catalog.ts for why). Past the budget the oldest entries
+ * go first, so a sequential walk keeps a window of recent items rather than starting over.
  */
 export class JsonCache {
   private readonly map = new Map<string, { json: string; seq: number }>();
@@ -20,7 +18,7 @@ export class JsonCache {
   }
 
   set(key: string, json: string): void {
-    if (json.length > this.budgetChars) return;
+    if (this.budgetChars <= 0 || json.length > this.budgetChars) return;
     this.delete(key);
     const seq = ++this.seq;
     this.map.set(key, { json, seq });

@@ -188,12 +188,31 @@ function rangeFilter(preds: Pred[], get: (o: Obj) => number | null, min: number 
   });
 }
 
-function tagIdsOf(o: Obj): string[] {
+function hasAnyTag(o: Obj, ids: Set<string>): boolean {
   const tags = o.tags;
-  if (!Array.isArray(tags)) return [];
-  const out: string[] = [];
-  for (const t of tags) if (t && typeof (t as Obj).id === 'string') out.push((t as Obj).id as string);
-  return out;
+  if (!Array.isArray(tags)) return false;
+  for (const t of tags) if (t && ids.has((t as Obj).id as string)) return true;
+  return false;
+}
+
+/** Tag id → ids of markets carrying it through one of their events (or their own `tags`), per catalog version. */
+function marketTagIndex(catalog: FakeCatalog): Map<string, Set<string>> {
+  return catalog.memo('market-tags', () => {
+    const idx = new Map<string, Set<string>>();
+    const add = (tags: unknown, ids: readonly string[]) => {
+      if (!Array.isArray(tags)) return;
+      for (const t of tags) {
+        const id = (t as Obj | null)?.id;
+        if (typeof id !== 'string') continue;
+        let set = idx.get(id);
+        if (!set) idx.set(id, (set = new Set()));
+        for (const m of ids) set.add(m);
+      }
+    };
+    for (const e of catalog.eventRecords()) add(e.obj.tags, e.marketIds);
+    for (const m of catalog.marketRecords()) add(m.obj.tags, [m.id]);
+    return idx;
+  });
 }
 
 /** Token id → market ids, built on first use per catalog version. */
@@ -300,15 +319,10 @@ export function parseListQuery(catalog: FakeCatalog, kind: Kind, q: URLSearchPar
     if (tagIds) {
       // A market carries a tag when one of its events does (or, with include_tag data, itself).
       const set = new Set(tagIds);
-      preds.push((r) => {
-        const m = r as MarketRecord;
-        if (tagIdsOf(m.obj).some((t) => set.has(t))) return true;
-        for (const e of m.eventIds) {
-          const ev = catalog.eventRecord(e);
-          if (ev && tagIdsOf(ev.obj).some((t) => set.has(t))) return true;
-        }
-        return false;
-      });
+      const idx = marketTagIndex(catalog);
+      const matching = new Set<string>();
+      for (const t of set) for (const m of idx.get(t) ?? []) matching.add(m);
+      preds.push((r) => matching.has(r.id));
     }
     rangeFilter(preds, (o) => numberOf(o.volumeNum) ?? numberOf(o.volume), p.num('volume_num_min'), p.num('volume_num_max'), 0);
     rangeFilter(preds, (o) => numberOf(o.liquidityNum) ?? numberOf(o.liquidity), p.num('liquidity_num_min'), p.num('liquidity_num_max'), 0);
@@ -316,7 +330,7 @@ export function parseListQuery(catalog: FakeCatalog, kind: Kind, q: URLSearchPar
     boolFilter(preds, 'featured', p.bool('featured'));
     if (tagIds) {
       const set = new Set(tagIds);
-      preds.push((r) => tagIdsOf(r.obj).some((t) => set.has(t)));
+      preds.push((r) => hasAnyTag(r.obj, set));
     }
     const tagSlug = p.one('tag_slug')?.toLowerCase();
     if (tagSlug !== undefined) {
@@ -366,13 +380,67 @@ function compareKeys(a: Key[], aNum: number, b: readonly Key[], bNum: number, as
 
 interface View {
   recs: Rec[];
-  keys: Key[][];
+  /** Sort keys of the record at a position (for keyset cursors). */
+  keyAt: (i: number) => Key[];
 }
 
+/**
+ * Sorts records by `order`. All-numeric orders (ids, money, dates: the usual ones) sort an index
+ * array over Float64Array columns, 3-5x faster than sorting key tuples; text fields take the
+ * general path. A 100k-item view is rebuilt after every catalog change.
+ */
 function buildView(recs: readonly Rec[], order: string[], asc: boolean): View {
+  const n = recs.length;
+  if (order.every((f) => !TEXT.has(f))) {
+    const cols = order.map((f) => {
+      const col = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const r = recs[i] as Rec;
+        const k = sortKey(r.obj as Obj, f, r.num);
+        col[i] = k === null ? NaN : (k as number);
+      }
+      return col;
+    });
+    const nums = new Float64Array(n);
+    for (let i = 0; i < n; i++) nums[i] = (recs[i] as Rec).num;
+    const dir = asc ? 1 : -1;
+    const idx = new Uint32Array(n);
+    for (let i = 0; i < n; i++) idx[i] = i;
+    const single = cols.length === 1 ? (cols[0] as Float64Array) : null;
+    idx.sort(
+      single
+        ? (a, b) => {
+            const x = single[a] as number;
+            const y = single[b] as number;
+            if (x === y || (x !== x && y !== y)) return (nums[a] as number) - (nums[b] as number);
+            if (x !== x) return 1; // missing last
+            if (y !== y) return -1;
+            return (x - y) * dir;
+          }
+        : (a, b) => {
+            for (let c = 0; c < cols.length; c++) {
+              const col = cols[c] as Float64Array;
+              const x = col[a] as number;
+              const y = col[b] as number;
+              if (x === y || (x !== x && y !== y)) continue;
+              if (x !== x) return 1;
+              if (y !== y) return -1;
+              return (x - y) * dir;
+            }
+            return (nums[a] as number) - (nums[b] as number);
+          },
+    );
+    return {
+      recs: Array.from(idx, (i) => recs[i] as Rec),
+      keyAt: (i) => cols.map((col) => {
+        const v = col[idx[i] as number] as number;
+        return v !== v ? null : v;
+      }),
+    };
+  }
   const entries = recs.map((r) => ({ r, k: order.map((f) => sortKey(r.obj as Obj, f, r.num)) }));
   entries.sort((a, b) => compareKeys(a.k, a.r.num, b.k, b.r.num, asc));
-  return { recs: entries.map((e) => e.r), keys: entries.map((e) => e.k) };
+  return { recs: entries.map((e) => e.r), keyAt: (i) => (entries[i] as { k: Key[] }).k };
 }
 
 function allRecords(catalog: FakeCatalog, kind: Kind): readonly Rec[] {
@@ -380,7 +448,7 @@ function allRecords(catalog: FakeCatalog, kind: Kind): readonly Rec[] {
 }
 
 /** Records to scan, in the query's order, plus their sort keys when ordered by fields. */
-function ordered(catalog: FakeCatalog, q: ListQuery): { recs: readonly Rec[]; keys: Key[][] | null } {
+function ordered(catalog: FakeCatalog, q: ListQuery): { recs: readonly Rec[]; keyAt: ((i: number) => Key[]) | null } {
   let base: readonly Rec[];
   let shared = false;
   if (q.candidates) {
@@ -390,7 +458,7 @@ function ordered(catalog: FakeCatalog, q: ListQuery): { recs: readonly Rec[]; ke
     base = allRecords(catalog, q.kind);
     shared = true;
   }
-  if (!q.order) return { recs: base, keys: null };
+  if (!q.order) return { recs: base, keyAt: null };
   const order = q.order;
   // Whole-catalog orders are cached until the next change: sorting 100k items per page would not do.
   const view = shared ? catalog.memo(`sort:${q.kind}:${order.join(',')}:${q.ascending}`, () => buildView(base, order, q.ascending)) : buildView(base, order, q.ascending);
@@ -417,11 +485,11 @@ export function runOffsetQuery(catalog: FakeCatalog, q: ListQuery): Rec[] {
 
 /** Keyset routes: items after the cursor, and a cursor for the next page if any match remains. */
 export function runKeysetQuery(catalog: FakeCatalog, q: ListQuery): { items: Rec[]; next?: string } {
-  const { recs, keys } = ordered(catalog, q);
+  const { recs, keyAt } = ordered(catalog, q);
   let start = 0;
   if (q.after) {
     const afterNum = Number(q.after.id);
-    if (!keys) start = lowerBound(recs, afterNum + 1);
+    if (!keyAt) start = lowerBound(recs, afterNum + 1);
     else {
       // First entry strictly after the cursor's (keys, id) in the view's order.
       const ck = q.after.keys ?? [];
@@ -429,7 +497,7 @@ export function runKeysetQuery(catalog: FakeCatalog, q: ListQuery): { items: Rec
       let hi = recs.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (compareKeys(keys[mid] as Key[], (recs[mid] as Rec).num, ck, afterNum, q.ascending) <= 0) lo = mid + 1;
+        if (compareKeys(keyAt(mid), (recs[mid] as Rec).num, ck, afterNum, q.ascending) <= 0) lo = mid + 1;
         else hi = mid;
       }
       start = lo;

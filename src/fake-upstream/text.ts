@@ -113,7 +113,8 @@ function fillerSentences(rng: Rng, targetChars: number, out: string[]): void {
   let len = 0;
   while (len < targetChars) {
     const s = pool[Math.floor(rng() * pool.length)] as string;
-    out.push(len === 0 ? s : ' ' + s);
+    if (len > 0) out.push(' ');
+    out.push(s);
     len += s.length + 1;
   }
 }

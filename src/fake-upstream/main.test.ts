@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseFakeUpstreamArgs, serveFakeUpstream, USAGE } from './main.ts';
+
+const DIR = fileURLToPath(new URL('../../../shared/fixtures/gamma/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const LINE = /^fake-upstream listening on (http:\/\/127\.0\.0\.1:\d+) \((\d+) markets, (\d+) events, (\d+) tags\)$/;
+
+describe('parseFakeUpstreamArgs', () => {
+  it('reads the flags', () => {
+    expect(parseFakeUpstreamArgs(['--port', '8080', '--synthetic', '1000', '--seed', '3', '--no-keyset'])).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      synthetic: 1000,
+      seed: 3,
+      keyset: false,
+      log: false,
+    });
+    expect(parseFakeUpstreamArgs(['--fixtures=/x', '--host=0.0.0.0', '--port=0'])).toMatchObject({ fixtures: '/x', host: '0.0.0.0', port: 0 });
+  });
+
+  it('explains what is wrong', () => {
+    expect(parseFakeUpstreamArgs(['--synthetic', '10', '--verbose'])).toBe('unknown argument: --verbose');
+    expect(parseFakeUpstreamArgs(['--port', '1'])).toMatch(/exactly one of/);
+    expect(parseFakeUpstreamArgs(['--fixtures', 'a', '--synthetic', '1'])).toMatch(/exactly one of/);
+    expect(parseFakeUpstreamArgs(['--synthetic', 'many'])).toMatch(/--synthetic/);
+    expect(parseFakeUpstreamArgs(['--synthetic', '5', '--port', '70000'])).toMatch(/--port/);
+    expect(parseFakeUpstreamArgs(['--fixtures', 'a', '--seed', '1'])).toMatch(/--seed/);
+  });
+});
+
+describe('serveFakeUpstream', () => {
+  it('prints one line, serves, and stops with exit code 0', async () => {
+    const out: string[] = [];
+    const stop = new AbortController();
+    let printed!: (line: string) => void;
+    const line = new Promise<string>((resolve) => (printed = resolve));
+    const io = { out: (l: string) => (out.push(l), printed(l)), err: (l: string) => out.push(l), signal: stop.signal };
+    const done = serveFakeUpstream(['--port', '0', '--synthetic', '120', '--seed', '2'], io);
+    const m = LINE.exec(await line)!;
+    expect(m).not.toBeNull();
+    expect(m[2]).toBe('120');
+    const r = await fetch(`${m[1]}/markets?limit=2`);
+    expect(await r.json()).toHaveLength(2);
+    stop.abort();
+    expect(await done).toBe(0);
+    expect(out).toHaveLength(1);
+  });
+
+  it('exits 2 with the usage line on unknown flags', async () => {
+    const err: string[] = [];
+    expect(await serveFakeUpstream(['--bogus'], { err: (l) => err.push(l), out: () => {} })).toBe(2);
+    expect(err).toEqual(['fake-upstream: unknown argument: --bogus', USAGE]);
+  });
+
+  it('exits 1 when the fixture directory is missing', async () => {
+    const err: string[] = [];
+    expect(await serveFakeUpstream(['--fixtures', '/nonexistent/dir'], { err: (l) => err.push(l), out: () => {} })).toBe(1);
+    expect(err[0]).toMatch(/^fake-upstream: /);
+  });
+});
+
+describe('fake-upstream as a process', () => {
+  it('runs until SIGTERM and exits 0', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/fake-upstream/main.ts', '--port', '0', '--fixtures', DIR], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const line = await new Promise<string>((resolve, reject) => {
+      let buf = '';
+      child.stdout.on('data', (d) => {
+        buf += d;
+        if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+      });
+      exited.then(() => reject(new Error(`exited early: ${stderr}`)));
+    });
+    const m = LINE.exec(line)!;
+    expect(m).not.toBeNull();
+    expect(Number(m[2])).toBeGreaterThan(800);
+    const r = await fetch(`${m[1]}/markets/517310`);
+    expect((await r.json()).id).toBe('517310');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 30_000);
+});
