@@ -27,7 +27,7 @@ const pathSlug = { slug: str({ required: true, maxLength: 300 }) };
 
 export const catalogOperations = {
   'markets.list': op<Market[]>()({
-    face: 'base', method: 'GET', path: '/markets', errors: 'catalog', unknownParams: 'ignore',
+    face: 'base', cache: 'catalog', method: 'GET', path: '/markets', errors: 'catalog', unknownParams: 'ignore',
     params: {
       ...page, ...status, ...tagFilters,
       event_id: int({ min: 0 }),
@@ -38,30 +38,30 @@ export const catalogOperations = {
     },
   }),
   'markets.get': op<Market>()({
-    face: 'base', method: 'GET', path: '/markets/:id', errors: 'catalog', unknownParams: 'ignore', params: pathId,
+    face: 'base', cache: 'catalog', method: 'GET', path: '/markets/:id', errors: 'catalog', unknownParams: 'ignore', params: pathId,
   }),
   'markets.bySlug': op<Market>()({
-    face: 'base', method: 'GET', path: '/markets/slug/:slug', errors: 'catalog', unknownParams: 'ignore', params: pathSlug,
+    face: 'base', cache: 'catalog', method: 'GET', path: '/markets/slug/:slug', errors: 'catalog', unknownParams: 'ignore', params: pathSlug,
   }),
   'events.list': op<Event[]>()({
-    face: 'base', method: 'GET', path: '/events', errors: 'catalog', unknownParams: 'ignore',
+    face: 'base', cache: 'catalog', method: 'GET', path: '/events', errors: 'catalog', unknownParams: 'ignore',
     params: { ...page, ...status, ...tagFilters, series_slug: str(), slug: str(), ...sorting, ...creator },
   }),
   'events.get': op<Event>()({
-    face: 'base', method: 'GET', path: '/events/:id', errors: 'catalog', unknownParams: 'ignore', params: pathId,
+    face: 'base', cache: 'catalog', method: 'GET', path: '/events/:id', errors: 'catalog', unknownParams: 'ignore', params: pathId,
   }),
   'events.bySlug': op<Event>()({
-    face: 'base', method: 'GET', path: '/events/slug/:slug', errors: 'catalog', unknownParams: 'ignore', params: pathSlug,
+    face: 'base', cache: 'catalog', method: 'GET', path: '/events/slug/:slug', errors: 'catalog', unknownParams: 'ignore', params: pathSlug,
   }),
   'tags.list': op<Tag[]>()({
-    face: 'base', method: 'GET', path: '/tags', errors: 'catalog', unknownParams: 'ignore',
+    face: 'base', cache: 'catalog', method: 'GET', path: '/tags', errors: 'catalog', unknownParams: 'ignore',
     params: { limit: int({ min: 1, max: 1000, default: 100 }), offset: int({ min: 0, default: 0 }) },
   }),
   'tags.get': op<Tag>()({
-    face: 'base', method: 'GET', path: '/tags/:id', errors: 'catalog', unknownParams: 'ignore', params: pathId,
+    face: 'base', cache: 'catalog', method: 'GET', path: '/tags/:id', errors: 'catalog', unknownParams: 'ignore', params: pathId,
   }),
   'tags.bySlug': op<Tag>()({
-    face: 'base', method: 'GET', path: '/tags/slug/:slug', errors: 'catalog', unknownParams: 'ignore', params: pathSlug,
+    face: 'base', cache: 'catalog', method: 'GET', path: '/tags/slug/:slug', errors: 'catalog', unknownParams: 'ignore', params: pathSlug,
   }),
   'service.status': op<ServiceStatus>()({
     face: 'base', method: 'GET', path: '/status', errors: 'catalog', unknownParams: 'ignore', params: {},

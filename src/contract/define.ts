@@ -17,6 +17,9 @@ export interface OperationDef<Defs extends ParamDefs, Result> {
   errors: ErrorStyle;
   /** Unknown query parameters: ignored (Gamma's way) or rejected (the leaderboard's). */
   unknownParams: 'ignore' | 'reject';
+  /** 'catalog': the answer depends only on the parameters and the catalog, so HTTP faces may
+   * reuse its serialised form until the catalog changes. */
+  cache?: 'catalog';
   /** Phantom field carrying the result type; never set at run time. */
   result?: Result;
 }

@@ -6,11 +6,14 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { ApiError, isApiError, notFound, operations, type Face, type OpName, type RawParams } from '../contract/index.ts';
 import type { Logger } from '../store/sqlite.ts';
 import type { Dispatch } from '../service/dispatch.ts';
+import { ResponseCache, cacheKey } from './response-cache.ts';
 
 export interface FaceOptions {
   face: Face;
   dispatch: Dispatch;
   log: Logger;
+  /** The catalog's version; with it, answers of `cache: 'catalog'` operations are reused. */
+  catalogVersion?: () => number;
   /** Extra routes a face carries beyond the contract (web-mode static files, for one). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -78,16 +81,23 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
     if (req.url.length > MAX_URL) return sendError(reply, face, clientError(face, 414, 'request URI too long'));
   });
 
+  const cache = new ResponseCache();
   for (const name of Object.keys(operations) as OpName[]) {
-    const def = operations[name];
+    const def: { face: Face; method: 'GET' | 'POST' | 'DELETE'; path: string; cache?: 'catalog' } = operations[name];
     if (def.face !== face) continue;
+    const cacheable = def.cache === 'catalog' && def.method === 'GET' && opts.catalogVersion !== undefined;
     app.route({
       method: def.method,
       url: def.path,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const raw = { ...(req.query as RawParams), ...(req.params as RawParams) };
-        const result = await dispatch(name, raw);
-        return reply.type('application/json').send(JSON.stringify(result));
+        const version = cacheable ? opts.catalogVersion!() : 0;
+        const key = cacheable ? cacheKey(name, raw) : '';
+        const cached = cacheable ? cache.get(key, version) : undefined;
+        if (cached !== undefined) return reply.type('application/json').send(cached);
+        const body = JSON.stringify(await dispatch(name, raw));
+        if (cacheable) cache.set(key, version, body);
+        return reply.type('application/json').send(body);
       },
     });
   }

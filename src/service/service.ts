@@ -85,7 +85,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const host = opts.host ?? '127.0.0.1';
   try {
     if (opts.http !== false) {
-      const base = await buildFace({ face: 'base', dispatch, log, extend: (app) => registerWebUi(app, opts.webRoot) });
+      const base = await buildFace({ face: 'base', dispatch, log, catalogVersion: () => store.catalogVersion, extend: (app) => registerWebUi(app, opts.webRoot) });
       faces.push(base);
       baseUrl = await listen(base, host, opts.basePort ?? 7310);
       const clob = await buildFace({ face: 'clob', dispatch, log });
