@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { ROOT, cliProcess, get, measure, rssMiB, table, type Latency, type Proc } from './lib.ts';
+import { throughput } from './throughput.ts';
 
 const SIZES = { '10k': 10_000, '100k': 100_000, '500k': 500_000 } as const;
 const { values } = parseArgs({
@@ -109,7 +110,22 @@ try {
         if (m) resolve(m[1]!);
       }));
       const bl = await measure(`${baseUrl}/markets`, N);
+      // Throughput at 50 connections: the service's most common query against the ceiling.
+      const tpService = await throughput(`${base}/markets?limit=20&closed=false&order=volume&ascending=false`);
+      const tpBaseline = await throughput(`${baseUrl}/markets`);
       baseline.kill('SIGTERM');
+      results['throughput'] = { service: tpService, baseline: tpBaseline, ratio: tpService.requestsPerSec / tpBaseline.requestsPerSec };
+      report.push(
+        '### Throughput, 50 connections, 10 s (autocannon)',
+        table(
+          ['target', 'req/s', 'p50 (ms)', 'p99 (ms)', 'non-2xx'],
+          [
+            ['service: /markets?limit=20&closed=false&order=volume', tpService.requestsPerSec, tpService.p50, tpService.p99, tpService.non2xx],
+            [`baseline: bare Fastify, constant ${bytes} B body`, tpBaseline.requestsPerSec, tpBaseline.p50, tpBaseline.p99, tpBaseline.non2xx],
+            ['ratio service / baseline', (tpService.requestsPerSec / tpBaseline.requestsPerSec).toFixed(2), '', '', ''],
+          ],
+        ),
+      );
       rows.push([`baseline: bare Fastify, constant ${bytes} B body`, bl.p50, bl.p95, bl.p99, bl.bytes]);
       results['catalog'] = { ...lat, baseline: bl };
       report.push(`### Catalog over HTTP: sequential requests on one connection (n = ${N}), ms`, table(['query', 'p50', 'p95', 'p99', 'bytes'], rows));
@@ -120,6 +136,40 @@ try {
       report.push('### Service memory after the queries', table(['RSS (MiB)', 'peak RSS (MiB)', 'cache file (MiB)'], [[mem.rss.toFixed(0), mem.peak.toFixed(0), fileMiB.toFixed(0)]]));
     }
     await serve.stop();
+  }
+  // ---- search (its own serve process; --n caps its samples at 500 per query) -----------------
+  if (want('search')) {
+    const { benchSearch } = await import('./search.ts');
+    const r = await benchSearch(cacheDir, Math.min(N, 500), procs);
+    results['search'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- sql.js against native SQLite -------------------------------------------------------
+  if (want('native')) {
+    const { compareNative } = await import('./native.ts');
+    const { operations, parseParams } = await import('../src/contract/index.ts');
+    const list = (raw: Record<string, string>) => (store: import('../src/store/catalog-store.ts').CatalogStore) => {
+      const p = parseParams(operations['markets.list'].params, raw);
+      if (!p.ok) throw new Error(p.message);
+      return store.reader.listMarkets(p.value);
+    };
+    const events = (raw: Record<string, string>) => (store: import('../src/store/catalog-store.ts').CatalogStore) => {
+      const p = parseParams(operations['events.list'].params, raw);
+      if (!p.ok) throw new Error(p.message);
+      return store.reader.listEvents(p.value);
+    };
+    const rows = await compareNative(cacheDir, path.join(cacheDir, 'catalog.sqlite'), [
+      ['markets: closed=false, order=volume desc', list({ limit: '20', closed: 'false', order: 'volume' })],
+      ['markets: active=true, order=endDate asc', list({ limit: '20', active: 'true', order: 'endDate', ascending: 'true' })],
+      ['markets: offset 10,000, order=volume', list({ limit: '20', offset: '10000', order: 'volume' })],
+      ['markets: by slug', (store) => store.reader.getMarketBySlug(String(store.statements.value('SELECT slug FROM markets LIMIT 1 OFFSET 500')))],
+      ['events: closed=false, order=volume desc', events({ limit: '20', closed: 'false', order: 'volume' })],
+    ]);
+    results['native'] = rows;
+    report.push(
+      '### Store query time, sql.js against better-sqlite3 (same SQL, same file), median ms',
+      table(['query', 'sql.js', 'better-sqlite3', 'ratio'], rows.map((r) => [r.query, r.sqljsMs, r.nativeMs, r.ratio])),
+    );
   }
 } finally {
   await stopAll();

@@ -65,6 +65,11 @@ export class CatalogStore {
     return new CatalogStore(opened.db, st, file, log, opts.persistDelayMs ?? 2000, opts.sites ?? (() => ({})), opened.movedAside);
   }
 
+  /** The prepared-statement layer (the benchmark traces reads through it). */
+  get statements(): Statements {
+    return this.st;
+  }
+
   get catalogVersion(): number {
     return this.version;
   }

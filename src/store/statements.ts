@@ -10,6 +10,9 @@ export type Row = SqlValue[];
 export class Statements {
   private readonly cache = new Map<string, Statement>();
 
+  /** Sees every read (SQL and bindings); the benchmark replays them in native SQLite. */
+  trace: ((sql: string, bind: Bind) => void) | undefined;
+
   constructor(readonly db: Database) {}
 
   private prepared(sql: string): Statement {
@@ -23,6 +26,7 @@ export class Statements {
 
   /** All rows as arrays (faster than objects; callers map columns by position). */
   all(sql: string, bind: Bind = []): Row[] {
+    this.trace?.(sql, bind);
     const st = this.prepared(sql);
     try {
       st.bind(bind);
@@ -35,6 +39,7 @@ export class Statements {
   }
 
   first(sql: string, bind: Bind = []): Row | undefined {
+    this.trace?.(sql, bind);
     const st = this.prepared(sql);
     try {
       st.bind(bind);
