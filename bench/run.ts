@@ -137,13 +137,6 @@ try {
     }
     await serve.stop();
   }
-  // ---- search (its own serve process; --n caps its samples at 500 per query) -----------------
-  if (want('search')) {
-    const { benchSearch } = await import('./search.ts');
-    const r = await benchSearch(cacheDir, Math.min(N, 500), procs);
-    results['search'] = r.results;
-    report.push(...r.report);
-  }
   // ---- sql.js against native SQLite -------------------------------------------------------
   if (want('native')) {
     const { compareNative } = await import('./native.ts');
