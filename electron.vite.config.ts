@@ -1,6 +1,7 @@
 /**
  * Builds the three Electron targets without needing the Electron binary:
  *   main     main/index.ts          -> out/main/index.js     (ESM: package.json has "type": "module")
+ *            main/service-worker.ts -> out/main/service-worker.js (the service core's worker thread)
  *   preload  main/preload/index.ts  -> out/preload/index.cjs (CommonJS: sandboxed preloads cannot be ESM)
  *   renderer renderer/index.html    -> out/renderer/         (also served in web mode at /app/)
  */
@@ -33,7 +34,8 @@ export default defineConfig({
     build: {
       outDir: resolve(root, 'out/main'),
       rolldownOptions: {
-        input: { index: resolve(root, 'main/index.ts') },
+        // The service core runs in a worker thread: a second entry beside the main process.
+        input: { index: resolve(root, 'main/index.ts'), 'service-worker': resolve(root, 'main/service-worker.ts') },
       },
     },
   },

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start]`
+ * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui]`
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -37,7 +37,7 @@ const stopAll = () => Promise.all(procs.map((p) => p.stop()));
 try {
   // ---- sync --------------------------------------------------------------------------------
   if (want('sync') || !existsSync(path.join(cacheDir, 'catalog.sqlite'))) {
-    const fake = cliProcess(['fake-upstream', '--port', '0', '--synthetic', String(markets), '--seed', '1']);
+    const fake = cliProcess(['fake-upstream', '--port', '0', '--synthetic', String(markets), '--seed', '1', '--limits', 'off']);
     procs.push(fake);
     const url = (await fake.waitFor(/listening on (http:\/\/\S+)/))[1]!;
     const runDir = path.join(cacheRoot, 'sync-run');
@@ -65,7 +65,7 @@ try {
   // ---- warm start and catalog latency -------------------------------------------------------
   if (want('catalog') || want('start')) {
     const t0 = performance.now();
-    const serve = cliProcess(['serve', '--offline', '--data-dir', cacheDir, '--base-port', '0', '--clob-port', '0']);
+    const serve = cliProcess(['serve', '--offline', '--no-limits', '--data-dir', cacheDir, '--base-port', '0', '--clob-port', '0']);
     procs.push(serve);
     const base = (await serve.waitFor(/base: (http:\/\/\S+)/))[1]!;
     const first = await get(`${base}/markets?limit=20&closed=false&order=volume`);
@@ -136,6 +136,27 @@ try {
       report.push('### Service memory after the queries', table(['RSS (MiB)', 'peak RSS (MiB)', 'cache file (MiB)'], [[mem.rss.toFixed(0), mem.peak.toFixed(0), fileMiB.toFixed(0)]]));
     }
     await serve.stop();
+  }
+  // ---- search (its own serve process; --n caps its samples at 500 per query) -----------------
+  if (want('search')) {
+    const { benchSearch } = await import('./search.ts');
+    const r = await benchSearch(cacheDir, Math.min(N, 500), procs);
+    results['search'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- web UI in Chromium: cold start, sort, search, scroll (its own serve process) ------------
+  if (want('ui')) {
+    const { benchUi } = await import('./ui.ts');
+    const r = await benchUi(cacheDir, procs);
+    results['ui'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- rate limits: inbound overhead, sync throughput at the upstream's limit ------------------
+  if (want('limits')) {
+    const { benchLimits } = await import('./limits.ts');
+    const r = await benchLimits(cacheDir, Math.min(N, 2000), procs);
+    results['limits'] = r.results;
+    report.push(...r.report);
   }
   // ---- sql.js against native SQLite -------------------------------------------------------
   if (want('native')) {

@@ -9,7 +9,8 @@ const directives = (dev: boolean): string[] => [
   "script-src 'self'",
   // Vite's dev server injects CSS through <style> elements; the built app only links files.
   dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
-  "img-src 'self' data:",
+  // Market images and trader avatars come from the venue's CDN.
+  "img-src 'self' data: https:",
   "font-src 'self'",
   // Web mode fetches the API from the same origin; the dev server also needs its HMR socket.
   "connect-src 'self'",

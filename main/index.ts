@@ -1,12 +1,18 @@
 /**
- * Electron main process: app lifecycle, the one window, security policy and the IPC relay to
- * the service host. Kept thin; the service core lives in `src/` and runs in the host.
+ * Electron main process: app lifecycle, the one window, security policy, settings and
+ * credentials, and the IPC relay to the service core, which runs in a worker thread
+ * (main/service-worker.ts via main/service-host.ts). Kept thin; the core lives in `src/`.
+ *
+ * Environment (tests and development): MARKETDESK_USER_DATA_DIR, MARKETDESK_PROFILE,
+ * MARKETDESK_GAMMA_URL / _CLOB_URL / _DATA_URL, MARKETDESK_BASE_PORT / _CLOB_PORT,
+ * MARKETDESK_OFFLINE=1, MARKETDESK_SYNC_INTERVAL (seconds).
  */
 import {
   app,
   BrowserWindow,
   ipcMain,
   nativeTheme,
+  safeStorage,
   session,
   shell,
   type IpcMainInvokeEvent,
@@ -15,18 +21,38 @@ import {
 } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { opNames } from '../src/contract/index.ts';
+import { isProfileName, resolveUrls } from '../src/upstream/profiles.ts';
 import { rendererCspHeader } from './csp.ts';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, OP_NAME, type BridgeReply } from './preload/bridge.ts';
+import { CredentialError, CredentialStore, type Cipher } from './credentials.ts';
+import { readJson, writeJson } from './json-file.ts';
+import {
+  DESKTOP_CHANNEL, DESKTOP_METHODS, EVENT_CHANNEL, INVOKE_CHANNEL, OP_NAME, OPS_ARG_PREFIX,
+  type BridgeReply, type CredentialsInput, type DesktopMethod,
+} from './preload/bridge.ts';
 import { startServiceHost, type ServiceHost } from './service-host.ts';
+import {
+  loadSettings, loadWindowState, MAX_UI_STATE_BYTES, mergeSettings, saveSettings, uiStateBytes, type WindowState,
+} from './settings.ts';
+import type { WorkerStart } from './worker-protocol.ts';
+
+const env = process.env;
+// Before anything reads userData (the single-instance lock is per userData directory).
+if (env['MARKETDESK_USER_DATA_DIR']) app.setPath('userData', env['MARKETDESK_USER_DATA_DIR']);
 
 // Set by `electron-vite dev`; production loads the built files.
-const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
+const devServerUrl = app.isPackaged ? undefined : env['ELECTRON_RENDERER_URL'];
 const rendererFile = join(import.meta.dirname, '../renderer/index.html');
 const rendererFileUrl = pathToFileURL(rendererFile);
 const preloadFile = join(import.meta.dirname, '../preload/index.cjs');
+const workerFile = join(import.meta.dirname, 'service-worker.js');
+
+const userData = () => app.getPath('userData');
+const file = (name: string) => join(userData(), name);
 
 let mainWindow: BrowserWindow | null = null;
 let host: ServiceHost | null = null;
+let credentials: CredentialStore | null = null;
 
 // Two instances would write the same cache file; the second one hands over and exits.
 if (!app.requestSingleInstanceLock()) {
@@ -58,14 +84,60 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(() => {
     configureSession();
-    host = startServiceHost({ dataDir: app.getPath('userData') });
+    credentials = new CredentialStore(file('credentials.bin'), electronCipher);
+    host = startServiceHost({
+      workerFile,
+      start: workerStart,
+      log: (level, message) => (level === 'warn' ? console.warn : console.log)(`service: ${message}`),
+    });
     host.onEvent((name, payload) => {
       mainWindow?.webContents.send(EVENT_CHANNEL, name, payload);
     });
     ipcMain.handle(INVOKE_CHANNEL, handleInvoke);
+    ipcMain.handle(DESKTOP_CHANNEL, handleDesktop);
     createWindow();
   });
 }
+
+/** The core's start options: settings, environment overrides, stored credentials. */
+function workerStart(): WorkerStart {
+  const settings = loadSettings(file('settings.json'));
+  const profile = env['MARKETDESK_PROFILE'] ?? 'polymarket';
+  const urls = resolveUrls(isProfileName(profile) ? profile : 'polymarket', {
+    ...(env['MARKETDESK_GAMMA_URL'] ? { gamma: env['MARKETDESK_GAMMA_URL'] } : {}),
+    ...(env['MARKETDESK_CLOB_URL'] ? { clob: env['MARKETDESK_CLOB_URL'] } : {}),
+    ...(env['MARKETDESK_DATA_URL'] ? { data: env['MARKETDESK_DATA_URL'] } : {}),
+  });
+  const port = (v: string | undefined, fallback: number) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : fallback);
+  const creds = credentials?.load() ?? envCredentials();
+  const interval = port(env['MARKETDESK_SYNC_INTERVAL'], 0);
+  return {
+    dataDir: userData(),
+    webRoot: join(import.meta.dirname, '../renderer'),
+    http: settings.httpEnabled,
+    basePort: port(env['MARKETDESK_BASE_PORT'], settings.basePort),
+    clobPort: port(env['MARKETDESK_CLOB_PORT'], settings.clobPort),
+    profile: isProfileName(profile) ? profile : 'custom',
+    urls,
+    offline: env['MARKETDESK_OFFLINE'] === '1',
+    ...(creds ? { credentials: creds } : {}),
+    ...(interval > 0 ? { syncIntervalMs: interval * 1000 } : {}),
+  };
+}
+
+/** The headless service's variables (DESIGN.md) also work for the desktop app. */
+function envCredentials(): CredentialsInput | undefined {
+  const [apiKey, secret, passphrase, address] = ['API_KEY', 'API_SECRET', 'API_PASSPHRASE', 'ADDRESS'].map((k) => env[`MARKETDESK_${k}`]);
+  return apiKey && secret && passphrase && address ? { apiKey, secret, passphrase, address } : undefined;
+}
+
+const electronCipher: Cipher = {
+  available: () => safeStorage.isEncryptionAvailable(),
+  // Linux without a keyring: Electron falls back to a hard-coded key; say so in the dialog.
+  weak: () => process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text',
+  encrypt: (plain) => safeStorage.encryptString(plain),
+  decrypt: (data) => safeStorage.decryptString(data),
+};
 
 function configureSession(): void {
   const ses = session.defaultSession;
@@ -81,15 +153,18 @@ function configureSession(): void {
 }
 
 function createWindow(): void {
+  const stateFile = file('window-state.json');
+  const saved = loadWindowState(stateFile);
   const win = new BrowserWindow({
-    width: 1280,
-    height: 800,
+    width: saved.width,
+    height: saved.height,
+    ...(saved.x !== undefined && saved.y !== undefined ? { x: saved.x, y: saved.y } : {}),
     minWidth: 720,
     minHeight: 480,
     title: 'marketdesk',
     show: false,
     // Matches the renderer's theme so the window does not flash white before the first paint.
-    backgroundColor: nativeTheme.shouldUseDarkColors ? '#16181d' : '#ffffff',
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#121417' : '#ffffff',
     webPreferences: {
       preload: preloadFile,
       contextIsolation: true,
@@ -98,10 +173,17 @@ function createWindow(): void {
       nodeIntegrationInSubFrames: false,
       webviewTag: false,
       spellcheck: false,
+      additionalArguments: [OPS_ARG_PREFIX + opNames.join(',')],
     },
   });
   mainWindow = win;
+  if (saved.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());
+  win.on('close', () => {
+    const b = win.getNormalBounds();
+    const state: WindowState = { x: b.x, y: b.y, width: b.width, height: b.height, maximized: win.isMaximized() };
+    writeJson(stateFile, state);
+  });
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
   });
@@ -148,17 +230,67 @@ function isTrustedSender(frame: WebFrameMain | null): boolean {
   return url.protocol === 'file:' && url.pathname === rendererFileUrl.pathname;
 }
 
-async function handleInvoke(
-  event: IpcMainInvokeEvent,
-  op: unknown,
-  params: unknown,
-): Promise<BridgeReply> {
-  if (!isTrustedSender(event.senderFrame)) {
-    return { ok: false, status: 403, body: { error: 'untrusted sender' } };
-  }
-  if (typeof op !== 'string' || op.length > 64 || !OP_NAME.test(op)) {
+/** A desktop request the renderer got wrong (answered 400). */
+class BadRequest extends Error {}
+
+const UNTRUSTED: BridgeReply = { ok: false, status: 403, body: { error: 'untrusted sender' } };
+
+async function handleInvoke(event: IpcMainInvokeEvent, op: unknown, params: unknown): Promise<BridgeReply> {
+  if (!isTrustedSender(event.senderFrame)) return UNTRUSTED;
+  if (typeof op !== 'string' || op.length > 64 || !OP_NAME.test(op) || !opNames.includes(op as never)) {
     return { ok: false, status: 400, body: { type: 'bad request', error: 'unknown operation' } };
   }
   if (!host) return { ok: false, status: 503, body: { error: 'service not started' } };
-  return host.invoke(op, params);
+  if (op === 'credentials.clear') credentials?.clear();
+  const reply = await host.invoke(op, params);
+  if (op === 'credentials.set' && reply.ok) {
+    // The core took them (it validated them); keep them for the next start, encrypted.
+    try {
+      credentials?.set(params);
+    } catch (e) {
+      return { ok: false, status: 500, body: { error: `in use for this session, but not stored: ${(e as Error).message}` } };
+    }
+  }
+  return reply;
+}
+
+async function handleDesktop(event: IpcMainInvokeEvent, method: unknown, arg: unknown): Promise<BridgeReply> {
+  if (!isTrustedSender(event.senderFrame)) return UNTRUSTED;
+  if (typeof method !== 'string' || !DESKTOP_METHODS.includes(method as DesktopMethod)) {
+    return { ok: false, status: 400, body: { error: 'unknown method' } };
+  }
+  try {
+    return { ok: true, result: await desktopMethod(method as DesktopMethod, arg) };
+  } catch (e) {
+    if (e instanceof CredentialError || e instanceof BadRequest) return { ok: false, status: 400, body: { error: e.message } };
+    console.warn(`desktop ${method} failed: ${(e as Error).message}`);
+    return { ok: false, status: 500, body: { error: 'internal error' } };
+  }
+}
+
+async function desktopMethod(method: DesktopMethod, arg: unknown): Promise<unknown> {
+  switch (method) {
+    case 'uiState.load':
+      return readJson(file('ui-state.json')) ?? null;
+    case 'uiState.save': {
+      const bytes = uiStateBytes(arg);
+      if (bytes === null || bytes > MAX_UI_STATE_BYTES) throw new BadRequest('UI state too large');
+      writeJson(file('ui-state.json'), arg);
+      return null;
+    }
+    case 'settings.get':
+      return loadSettings(file('settings.json'));
+    case 'settings.set': {
+      const before = loadSettings(file('settings.json'));
+      const after = mergeSettings(before, arg);
+      saveSettings(file('settings.json'), after);
+      // The faces are bound at start: a change takes a restart of the core.
+      if (JSON.stringify(before) !== JSON.stringify(after)) await host?.restart();
+      return after;
+    }
+    case 'credentials.storage':
+      return credentials!.storage();
+    case 'service.state':
+      return host?.state() ?? { state: 'stopped', restarts: 0 };
+  }
 }

@@ -2,11 +2,13 @@
  * The headless CLI as a user runs it: real child processes, real ports, real signals.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSyntheticCatalog, loadFixtureCatalog, type FakeUpstream } from './fake-upstream/index.ts';
+import { createSyntheticCatalog, loadFixtureCatalog, startFakeUpstream, type FakeUpstream } from './fake-upstream/index.ts';
+import type { Credentials } from './auth/credentials.ts';
+import { l2Headers } from './auth/l2.ts';
 import { CACHE_FILE, CatalogStore } from './store/catalog-store.ts';
 import { FIXTURES_DIR, tempDir } from './testing/fixtures.ts';
 import { startFake } from './testing/sync-harness.ts';
@@ -24,10 +26,10 @@ interface Run {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function cli(args: string[]): Run {
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, XDG_CONFIG_HOME: tempDir().dir },
+    env: { ...process.env, XDG_CONFIG_HOME: tempDir().dir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -148,5 +150,65 @@ describe('marketdesk CLI', () => {
     cleanups.push(() => done.close());
     expect(done.reader.counts().markets).toBeGreaterThanOrEqual(partial);
     expect(done.reader.counts().events).toBeGreaterThan(0);
+  });
+
+  describe('credentials', () => {
+    const CREDS: Credentials = {
+      apiKey: 'cli-test-key-7d3e9a10-5b2c-4f6e-8a1d-0c9b8a7f6e5d',
+      secret: Buffer.alloc(32, 5).toString('base64url') + '=',
+      passphrase: 'cli-test-passphrase-0f1e2d3c4b5a69788796a5b4c3d2e1f0',
+      address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
+    };
+    const secrets = [CREDS.apiKey, CREDS.secret, CREDS.passphrase];
+    const credsFile = (mode: number) => {
+      const f = path.join(tmp(), 'credentials.json');
+      writeFileSync(f, JSON.stringify(CREDS));
+      chmodSync(f, mode);
+      return f;
+    };
+    const signedGet = (url: string) => fetch(`${url}/data/orders`, { headers: l2Headers(CREDS, { method: 'GET', path: '/data/orders' }) });
+
+    it.skipIf(process.platform === 'win32')('refuses a credentials file others can read, in one line', async () => {
+      const file = credsFile(0o644);
+      const run = cli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', '--credentials', file]);
+      expect((await run.exited).code).toBe(1);
+      expect(run.stderr()).toBe(`marketdesk: credentials file ${file} is readable by other users (mode 0644); run chmod 600 on it\n`);
+      for (const v of secrets) expect(run.stderr() + run.stdout()).not.toContain(v);
+    });
+
+    it('takes a 0600 file and checks L2 auth on the clob face', async () => {
+      const run = cli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', '--credentials', credsFile(0o600)]);
+      await expect.poll(() => /clob: (http:\/\/\S+)/.exec(run.stdout()), poll).toBeTruthy();
+      const clob = /clob: (http:\/\/\S+)/.exec(run.stdout())![1]!;
+      expect(await (await signedGet(clob)).json()).toEqual({ data: [], next_cursor: '', limit: 100, count: 0 });
+      expect((await fetch(`${clob}/data/orders`)).status).toBe(401);
+      run.child.kill('SIGTERM');
+      expect((await run.exited).code).toBe(0);
+    });
+
+    it('takes the MARKETDESK_* variables, fetches the orders, and never prints a secret', async () => {
+      const f = await startFakeUpstream({ catalog: createSyntheticCatalog({ markets: 40, seed: 3 }), clob: { credentials: CREDS } });
+      cleanups.push(() => f.close());
+      const env = {
+        MARKETDESK_API_KEY: CREDS.apiKey, MARKETDESK_API_SECRET: CREDS.secret,
+        MARKETDESK_API_PASSPHRASE: CREDS.passphrase, MARKETDESK_ADDRESS: CREDS.address,
+      };
+      const run = cli(['serve', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', '--gamma-url', f.url, '--clob-url', f.url, '--data-url', f.url], env);
+      await expect.poll(() => /clob: (http:\/\/\S+)/.exec(run.stdout()), poll).toBeTruthy();
+      const clob = /clob: (http:\/\/\S+)/.exec(run.stdout())![1]!;
+      const page = (await (await signedGet(clob)).json()) as { count: number; next_cursor: string };
+      expect(page).toMatchObject({ count: 100, next_cursor: 'MTAw' });
+      run.child.kill('SIGTERM');
+      expect((await run.exited).code).toBe(0);
+      for (const v of secrets) expect(run.stderr() + run.stdout()).not.toContain(v);
+    });
+
+    it('names the missing variable of a partial set', async () => {
+      const run = cli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0'], { MARKETDESK_API_KEY: CREDS.apiKey });
+      expect((await run.exited).code).toBe(1);
+      expect(run.stderr()).toBe(
+        'marketdesk: incomplete credentials in the environment: MARKETDESK_API_SECRET, MARKETDESK_API_PASSPHRASE, MARKETDESK_ADDRESS not set\n',
+      );
+    });
   });
 });

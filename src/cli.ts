@@ -9,11 +9,14 @@ import { startService } from './service/service.ts';
 import type { SiteMap } from './store/catalog-reader.ts';
 import type { Logger } from './store/sqlite.ts';
 import { isProfileName, resolveUrls, type ProfileName } from './upstream/profiles.ts';
+import { credentialsFromEnv, readCredentialsFile } from './auth/credentials.ts';
+import { DEFAULT_LIMITS, parseLimitsTable, type LimitsTable } from './limits/table.ts';
 
 const USAGE = {
   serve:
     'usage: npm run serve -- [--data-dir DIR] [--host H] [--base-port N] [--clob-port N] [--profile polymarket|kuest] ' +
-    '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N] [--sites FILE]',
+    '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N] [--sites FILE] ' +
+    '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits]',
   sync:
     'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] [--horizon-days N]',
 };
@@ -36,6 +39,11 @@ const serveFlags = {
   offline: { type: 'boolean' },
   'sync-interval': { type: 'string' },
   sites: { type: 'string' },
+  credentials: { type: 'string' },
+  'orders-interval': { type: 'string' },
+  'leaderboard-ttl': { type: 'string' },
+  limits: { type: 'string' },
+  'no-limits': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 class UsageError extends Error {}
@@ -74,6 +82,22 @@ function upstreamConfig(v: { profile?: string; 'gamma-url'?: string; 'clob-url'?
   return { profile, urls };
 }
 
+/** `--limits FILE`: a JSON table replacing section 8's (src/limits/table.ts). */
+function readLimits(file: string | undefined): LimitsTable {
+  if (!file) return DEFAULT_LIMITS;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`--limits: cannot read ${file} as JSON (${(e as Error).message})`);
+  }
+  try {
+    return parseLimitsTable(parsed);
+  } catch (e) {
+    throw new UsageError(`--limits: ${(e as Error).message}`);
+  }
+}
+
 function readSites(file: string | undefined): SiteMap {
   if (!file) return {};
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -92,6 +116,10 @@ async function serve(argv: string[]): Promise<void> {
   const { profile, urls } = upstreamConfig(v);
   const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 36500);
   const interval = intFlag(v['sync-interval'], 'sync-interval', 1, 86_400);
+  const ordersInterval = intFlag(v['orders-interval'], 'orders-interval', 1, 86_400);
+  const leaderboardTtl = intFlag(v['leaderboard-ttl'], 'leaderboard-ttl', 1, 86_400);
+  // The file wins over the MARKETDESK_* variables; either is refused with a one-line reason.
+  const credentials = v.credentials !== undefined ? readCredentialsFile(v.credentials) : credentialsFromEnv();
   const dataDir = v['data-dir'] ?? defaultDataDir();
   const log = consoleLogger;
   const service = await startService({
@@ -106,12 +134,17 @@ async function serve(argv: string[]): Promise<void> {
     ...(interval !== undefined ? { syncIntervalMs: interval * 1000 } : {}),
     ...(horizonDays !== undefined ? { horizonMs: horizonDays * 86_400_000 } : {}),
     sites: readSites(v.sites),
+    ...(credentials ? { credentials } : {}),
+    ...(ordersInterval !== undefined ? { ordersIntervalMs: ordersInterval * 1000 } : {}),
+    ...(leaderboardTtl !== undefined ? { leaderboardTtlMs: leaderboardTtl * 1000 } : {}),
+    limits: { table: readLimits(v.limits), inbound: !v['no-limits'] },
     log,
   });
   const counts = service.store.reader.counts();
   console.log(`marketdesk ${v.offline ? 'serving its cache offline' : `syncing from ${urls.gamma}`}; ${counts.markets} markets, ${counts.events} events cached in ${dataDir}`);
   console.log(`base: ${service.baseUrl}`);
   console.log(`clob: ${service.clobUrl}`);
+  if (v['no-limits']) console.log('inbound rate limits are off (--no-limits)');
   console.log(`web UI: ${service.baseUrl}/app/`);
   let stopping = false;
   const stop = (sig: string) => {

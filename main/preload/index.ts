@@ -3,22 +3,41 @@
  * CommonJS (sandboxed preloads cannot be ES modules) and may only import `electron`.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeReply, type MarketdeskBridge } from './bridge.ts';
+import type { OpName } from '../../src/contract/index.ts';
+import {
+  DESKTOP_CHANNEL, DESKTOP_METHODS, EVENT_CHANNEL, INVOKE_CHANNEL, OPS_ARG_PREFIX,
+  type BridgeReply, type DesktopEventName, type MarketdeskBridge,
+} from './bridge.ts';
+
+// The contract's names, from main (which imports the contract table; the preload cannot).
+const opsArg = process.argv.find((a) => a.startsWith(OPS_ARG_PREFIX)) ?? OPS_ARG_PREFIX;
+const ops = Object.freeze(opsArg.slice(OPS_ARG_PREFIX.length).split(',').filter(Boolean)) as readonly OpName[];
+const events = new Set<string>(['sync', 'catalog', 'online', 'service'] satisfies DesktopEventName[]);
+
+const refused = (error: string): Promise<BridgeReply<never>> =>
+  Promise.resolve({ ok: false, status: 400, body: { type: 'bad request', error } });
 
 const bridge: MarketdeskBridge = {
-  invoke(op: string, params: unknown): Promise<BridgeReply> {
-    return ipcRenderer.invoke(INVOKE_CHANNEL, String(op), params) as Promise<BridgeReply>;
+  ops,
+  invoke(op, params) {
+    if (!ops.includes(op)) return refused('unknown operation');
+    return ipcRenderer.invoke(INVOKE_CHANNEL, op, params ?? {}) as Promise<BridgeReply<never>>;
   },
-  on(event: string, listener: (payload: unknown) => void): () => void {
+  on(event, listener) {
     const name = String(event);
+    if (!events.has(name)) return () => {};
     // The IPC event object is not passed on: it would hand the page the raw sender.
     const handler = (_e: IpcRendererEvent, eventName: unknown, payload: unknown): void => {
-      if (eventName === name) listener(payload);
+      if (eventName === name) listener(payload as never);
     };
     ipcRenderer.on(EVENT_CHANNEL, handler);
     return () => {
       ipcRenderer.removeListener(EVENT_CHANNEL, handler);
     };
+  },
+  desktop(method, arg) {
+    if (!DESKTOP_METHODS.includes(method)) return refused('unknown method');
+    return ipcRenderer.invoke(DESKTOP_CHANNEL, method, arg) as Promise<BridgeReply<never>>;
   },
 };
 

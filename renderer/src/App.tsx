@@ -1,144 +1,161 @@
-import { useQuery } from '@tanstack/react-query';
+/**
+ * The app shell: header (tabs, search box), offline banner, the current view with the detail
+ * panel, the status bar, dialogs and the global keyboard shortcuts. `data-ready` on the root
+ * tells tests (and nothing else) that the first service answer is in.
+ */
+import { useEffect, useRef, useState } from 'react';
 import icon from '../../resources/icon.svg';
-import { api, ApiError, mode, type Market } from './api.ts';
+import { credentials, mode } from './api.ts';
+import { DetailPanel } from './components/DetailPanel.tsx';
+import { CredentialsDialog, SettingsDialog } from './components/Dialogs.tsx';
+import { OfflineBanner, StatusBar } from './components/StatusBar.tsx';
+import { LiveProvider, useLive } from './live.tsx';
+import { NavProvider, useNav } from './nav.tsx';
+import { loadUiState } from './persist.ts';
+import { readUiState, TABS, UiStateProvider, useUi, type Tab, type UiState } from './ui-state.tsx';
+import { EventsView } from './views/Events.tsx';
+import { LeaderboardView } from './views/Leaderboard.tsx';
+import { MarketsView } from './views/Markets.tsx';
+import { OrdersView } from './views/Orders.tsx';
+import { SearchView } from './views/Search.tsx';
 
-const LIMIT = 50;
-
-const volumeFormat = new Intl.NumberFormat(undefined, {
-  style: 'currency',
-  currency: 'USD',
-  notation: 'compact',
-  maximumFractionDigits: 2,
-});
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+const TAB_LABEL: Record<Tab, string> = { markets: 'Markets', events: 'Events', search: 'Search', orders: 'Orders', leaderboard: 'Leaderboard' };
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 export function App() {
-  const markets = useQuery({
-    queryKey: ['markets.list', { limit: LIMIT }],
-    queryFn: () => api.markets.list({ limit: LIMIT }),
-  });
-
+  const [initial, setInitial] = useState<UiState>();
+  useEffect(() => {
+    void loadUiState().then((raw) => setInitial(readUiState(raw)));
+  }, []);
+  if (!initial) return null;
   return (
-    <div className="app">
+    <LiveProvider>
+      <UiStateProvider initial={initial}>
+        <NavProvider>
+          <Shell />
+        </NavProvider>
+      </UiStateProvider>
+    </LiveProvider>
+  );
+}
+
+function Shell() {
+  const { ui } = useUi();
+  const nav = useNav();
+  const live = useLive();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        searchRef.current?.focus();
+        searchRef.current?.select();
+        return;
+      }
+      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-5]$/.test(e.key)) {
+        e.preventDefault();
+        nav.showTab(TABS[Number(e.key) - 1]!);
+        return;
+      }
+      // Esc inside a dialog belongs to the dialog.
+      if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
+        if (nav.detail) {
+          e.preventDefault();
+          nav.close();
+        } else if (document.activeElement === searchRef.current && nav.query) {
+          nav.setQuery('');
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [nav]);
+
+  const showDetail = nav.detail && (ui.tab === 'markets' || ui.tab === 'events' || ui.tab === 'search');
+  return (
+    <div className="app" data-ready={live.ready ? 'true' : undefined} data-tab={ui.tab}>
       <header className="bar">
-        <img className="bar-icon" src={icon} alt="" width={22} height={22} />
-        <h1 className="bar-title">marketdesk</h1>
-        <span className="bar-mode">{mode === 'desktop' ? 'Desktop' : 'Web'}</span>
-        <button
-          type="button"
-          className="bar-button"
-          onClick={() => void markets.refetch()}
-          disabled={markets.isFetching}
-        >
-          Refresh
-        </button>
+        <img className="bar-icon" src={icon} alt="" width={20} height={20} />
+        <span className="bar-title">marketdesk</span>
+        <nav className="tabs" role="tablist" aria-label="Views">
+          {TABS.map((t, i) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              id={`tab-${t}`}
+              aria-selected={ui.tab === t}
+              aria-controls="view"
+              className={`tab${ui.tab === t ? ' selected' : ''}`}
+              title={`${TAB_LABEL[t]} (Alt+${i + 1})`}
+              onClick={() => nav.showTab(t)}
+            >
+              {TAB_LABEL[t]}
+            </button>
+          ))}
+        </nav>
+        <span className="toolbar-spacer" />
+        <div className="search-box">
+          <svg className="search-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+            <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+            <path d="M10.5 10.5 L14 14" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+          </svg>
+          <input
+            ref={searchRef}
+            type="search"
+            aria-label="Search markets, events and tags"
+            placeholder="Search markets, events, tags"
+            value={nav.query}
+            onChange={(e) => {
+              nav.setQuery(e.target.value);
+              if (e.target.value.trim() && ui.tab !== 'search') nav.showTab('search');
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' || e.key === 'Enter') {
+                const first = document.querySelector<HTMLButtonElement>('[data-testid="search-event"], [data-testid="search-tag"]');
+                if (first) {
+                  e.preventDefault();
+                  if (e.key === 'Enter') first.click();
+                  else first.focus();
+                }
+              }
+            }}
+          />
+          <kbd className="search-kbd">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
+        </div>
+        {credentials.available || mode === 'web' ? (
+          <button type="button" className="icon-btn" aria-label="API credentials" title="API credentials" onClick={() => nav.setCredentialsOpen(true)}>
+            <svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true">
+              <circle cx="5" cy="8" r="3" fill="none" stroke="currentColor" strokeWidth="1.5" />
+              <path d="M8 8 H15 M12.5 8 V11 M14.5 8 V10" stroke="currentColor" strokeWidth="1.5" fill="none" strokeLinecap="round" />
+            </svg>
+          </button>
+        ) : null}
+        {mode === 'desktop' ? (
+          <button type="button" className="icon-btn" aria-label="Settings" title="Settings" onClick={() => setSettingsOpen(true)}>
+            <svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true">
+              <path d="M2 4 H14 M2 8 H14 M2 12 H14" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+              <circle cx="5" cy="4" r="1.6" fill="var(--bg-bar)" stroke="currentColor" strokeWidth="1.3" />
+              <circle cx="11" cy="8" r="1.6" fill="var(--bg-bar)" stroke="currentColor" strokeWidth="1.3" />
+              <circle cx="7" cy="12" r="1.6" fill="var(--bg-bar)" stroke="currentColor" strokeWidth="1.3" />
+            </svg>
+          </button>
+        ) : null}
       </header>
-      <p className="status" role="status">
-        {statusText(markets.status, markets.data, markets.error, markets.dataUpdatedAt, markets.isFetching)}
-      </p>
-      <main className="content">
-        {markets.data && markets.data.length > 0 ? (
-          <MarketsTable markets={markets.data} />
-        ) : (
-          <EmptyState loading={markets.isPending} error={markets.error} />
-        )}
+      <OfflineBanner />
+      <main className={`main${showDetail ? ' with-detail' : ''}`} id="view" role="tabpanel" aria-labelledby={`tab-${ui.tab}`}>
+        {ui.tab === 'markets' ? <MarketsView /> : null}
+        {ui.tab === 'events' ? <EventsView /> : null}
+        {ui.tab === 'search' ? <SearchView /> : null}
+        {ui.tab === 'orders' ? <OrdersView /> : null}
+        {ui.tab === 'leaderboard' ? <LeaderboardView /> : null}
+        {showDetail ? <DetailPanel /> : null}
       </main>
+      <StatusBar />
+      <CredentialsDialog />
+      {mode === 'desktop' ? <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} /> : null}
     </div>
   );
-}
-
-function statusText(
-  status: 'pending' | 'error' | 'success',
-  data: Market[] | undefined,
-  error: Error | null,
-  updatedAt: number,
-  fetching: boolean,
-): string {
-  if (status === 'pending') return 'Loading markets…';
-  if (status === 'error') {
-    if (error instanceof ApiError && error.status === 503) return 'Service not running';
-    return `Could not load markets: ${describeError(error)}`;
-  }
-  const count = data?.length ?? 0;
-  const when = updatedAt ? ` · updated ${timeFormat.format(updatedAt)}` : '';
-  return `${count} market${count === 1 ? '' : 's'}${when}${fetching ? ' · refreshing…' : ''}`;
-}
-
-function describeError(error: Error | null): string {
-  if (error instanceof ApiError) return `${error.message} (${error.status})`;
-  // fetch rejects with a TypeError when nothing listens at the address.
-  if (error instanceof TypeError) return 'the service is not reachable';
-  return error?.message ?? 'unknown error';
-}
-
-function EmptyState({ loading, error }: { loading: boolean; error: Error | null }) {
-  if (loading) return null;
-  const unavailable = error instanceof ApiError && error.status === 503;
-  return (
-    <div className="empty">
-      <p className="empty-title">{unavailable ? 'The service is not running yet' : 'No markets'}</p>
-      <p className="empty-hint">
-        {unavailable
-          ? 'Markets appear here once the local service has synced the catalog.'
-          : error
-            ? 'Check that the service is running, then refresh.'
-            : 'The local cache is empty. Markets appear after the first sync.'}
-      </p>
-    </div>
-  );
-}
-
-function MarketsTable({ markets }: { markets: Market[] }) {
-  return (
-    <table className="grid">
-      <thead>
-        <tr>
-          <th scope="col">Question</th>
-          <th scope="col" className="num">
-            Volume
-          </th>
-          <th scope="col">End date</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {markets.map((m) => (
-          <tr key={m.id}>
-            <td className="question" title={m.question}>
-              {m.question ?? m.slug ?? m.id}
-            </td>
-            <td className="num">{formatVolume(m)}</td>
-            <td>{formatDate(m.endDate)}</td>
-            <td>
-              <StatusBadge market={m} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function formatVolume(m: Market): string {
-  // Gamma leaves out zero values, and `volume` is a string while `volumeNum` is a number.
-  const value = m.volumeNum ?? (m.volume !== undefined ? Number(m.volume) : NaN);
-  return Number.isFinite(value) ? volumeFormat.format(value) : '—';
-}
-
-function formatDate(value: string | undefined): string {
-  if (!value) return '—';
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? '—' : dateFormat.format(time);
-}
-
-function StatusBadge({ market }: { market: Market }) {
-  const [label, tone] = market.archived
-    ? ['Archived', 'muted']
-    : market.closed
-      ? ['Closed', 'muted']
-      : market.active
-        ? ['Open', 'open']
-        : ['Inactive', 'muted'];
-  return <span className={`badge badge-${tone}`}>{label}</span>;
 }

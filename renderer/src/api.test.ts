@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiBase, toQuery } from './api.ts';
+import { operations, type OpName } from '../../src/contract/index.ts';
+import { LEADERBOARD_CATEGORIES as C, LEADERBOARD_ORDERS as O, LEADERBOARD_PERIODS as P } from '../../src/contract/leaderboard-ops.ts';
+import { apiBase, LEADERBOARD_CATEGORIES, LEADERBOARD_ORDER, LEADERBOARD_PERIODS, ROUTES, routeUrl, toQuery } from './api.ts';
 
 describe('renderer api client', () => {
   it('finds the API one level above the web-mode page', () => {
@@ -16,5 +18,26 @@ describe('renderer api client', () => {
       '?limit=50&closed=false&order=volumeNum%2Cid',
     );
     expect(toQuery({ id: ['1', '2'] })).toBe('?id=1&id=2');
+  });
+
+  it('fills path parameters and sends the rest as the query', () => {
+    expect(routeUrl(ROUTES['markets.get'], { id: '12' })).toBe('markets/12');
+    expect(routeUrl(ROUTES['search.query'], { q: 'a b', page: 2 })).toBe('public-search?q=a+b&page=2');
+  });
+
+  it('mirrors the contract: every route the renderer uses has the contract face, method and path', () => {
+    for (const [op, route] of Object.entries(ROUTES)) {
+      const def = operations[op as OpName] as { face: string; method: string; path: string; http?: false };
+      expect(def, op).toBeDefined();
+      expect({ face: route.face, method: route.method, path: route.path, http: 'http' in route ? route.http : undefined }, op).toEqual({
+        face: def.face, method: def.method, path: def.path, http: def.http,
+      });
+    }
+  });
+
+  it('offers the leaderboard choices the contract accepts', () => {
+    expect(LEADERBOARD_CATEGORIES).toEqual(C);
+    expect(LEADERBOARD_PERIODS).toEqual(P);
+    expect(LEADERBOARD_ORDER).toEqual(O);
   });
 });

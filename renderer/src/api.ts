@@ -3,10 +3,15 @@
  * (preload bridge, IPC); in web mode through `fetch` to the same HTTP routes, which sit one
  * level above the page (page at `/app/`, API at `/`). Both paths return the same JSON and
  * throw the same ApiError. Typed by `src/contract/`; the route table below mirrors its paths
- * (not imported at run time, to keep the contract's validation code out of the bundle).
+ * (not imported at run time, to keep the contract's validation code out of the bundle;
+ * api.test.ts checks the two agree).
  */
 import type { InputOf, OpName, ResultOf } from '../../src/contract/operations.ts';
-import type { BridgeReply, MarketdeskBridge } from '../../main/preload/bridge.ts';
+import type {
+  BridgeReply, CredentialStorage, CredentialsInput, DesktopMethod, DesktopMethods, DesktopSettings, MarketdeskBridge,
+} from '../../main/preload/bridge.ts';
+import type { CredentialsStatus } from '../../src/contract/index.ts';
+import type { LeaderboardCategory, LeaderboardOrder, LeaderboardPeriod } from '../../src/contract/leaderboard-ops.ts';
 
 declare global {
   interface Window {
@@ -16,8 +21,14 @@ declare global {
 }
 
 // Types only: the contract's runtime (zod validation) stays out of the renderer bundle.
-export type { Market } from '../../src/contract/types.ts';
-export type MarketsListParams = InputOf<'markets.list'>;
+export type { Market, Event, EventTag, Tag, SyncStatus, ServiceStatus, EventRef } from '../../src/contract/types.ts';
+export type {
+  LimitsStatus, SearchEvent, SearchResult, SearchTag, Order, OrdersPage, LeaderboardEntry, LeaderboardMeta, CredentialsStatus,
+} from '../../src/contract/operations.ts';
+export type { LeaderboardCategory, LeaderboardOrder, LeaderboardPeriod } from '../../src/contract/leaderboard-ops.ts';
+export type { MarketOrderField, EventOrderField } from '../../src/contract/operations.ts';
+export type { CredentialStorage, CredentialsInput, DesktopSettings, ServiceState } from '../../main/preload/bridge.ts';
+export type { InputOf, ResultOf, OpName };
 
 /** The service answered with an error; `body` is its JSON error body. */
 export class ApiError extends Error {
@@ -37,14 +48,34 @@ function errorMessage(status: number, body: unknown): string {
   return `HTTP ${status}`;
 }
 
-/** HTTP paths relative to the API base; `satisfies` keeps the op names in the contract. */
-const ROUTES = {
-  'markets.list': { path: 'markets' },
-} as const satisfies Partial<Record<OpName, { path: string }>>;
+export interface Route {
+  face: 'base' | 'clob';
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  /** false: IPC only (the desktop app's own operations). */
+  http?: false;
+}
+
+/** HTTP routes of the operations the renderer calls; `satisfies` keeps the names in the contract. */
+export const ROUTES = {
+  'markets.list': { face: 'base', method: 'GET', path: '/markets' },
+  'markets.get': { face: 'base', method: 'GET', path: '/markets/:id' },
+  'events.list': { face: 'base', method: 'GET', path: '/events' },
+  'events.get': { face: 'base', method: 'GET', path: '/events/:id' },
+  'tags.list': { face: 'base', method: 'GET', path: '/tags' },
+  'service.status': { face: 'base', method: 'GET', path: '/status' },
+  'search.query': { face: 'base', method: 'GET', path: '/public-search' },
+  'orders.list': { face: 'clob', method: 'GET', path: '/data/orders' },
+  'leaderboard.list': { face: 'base', method: 'GET', path: '/v1/leaderboard' },
+  'leaderboard.meta': { face: 'base', method: 'GET', path: '/leaderboard/meta' },
+  'limits.status': { face: 'base', method: 'GET', path: '/limits' },
+  'credentials.status': { face: 'clob', method: 'GET', path: '/credentials', http: false },
+  'credentials.set': { face: 'clob', method: 'POST', path: '/credentials', http: false },
+  'credentials.clear': { face: 'clob', method: 'DELETE', path: '/credentials', http: false },
+} as const satisfies Partial<Record<OpName, Route>>;
 type Op = keyof typeof ROUTES;
 
-export const mode: 'desktop' | 'web' =
-  typeof window !== 'undefined' && window.marketdesk ? 'desktop' : 'web';
+export const mode: 'desktop' | 'web' = typeof window !== 'undefined' && window.marketdesk ? 'desktop' : 'web';
 
 /** Base URL of the HTTP API in web mode: the parent of the page's directory. */
 export function apiBase(pageUrl: string = location.href): URL {
@@ -62,23 +93,131 @@ export function toQuery(params: object): string {
   return text ? `?${text}` : '';
 }
 
-async function call<K extends Op>(op: K, params: InputOf<K>): Promise<ResultOf<K>> {
-  const bridge = window.marketdesk;
-  if (bridge) return unwrap<ResultOf<K>>(await bridge.invoke(op, params));
-  const url = new URL(ROUTES[op].path + toQuery(params), apiBase());
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, body);
-  return body as ResultOf<K>;
+/** `/markets/:id` + {id: 5, limit: 1} -> `markets/5?limit=1` (relative to the API base). */
+export function routeUrl(route: Route, params: Record<string, unknown>): string {
+  const rest: Record<string, unknown> = { ...params };
+  const path = route.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
+    const v = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(v ?? ''));
+  });
+  return path.slice(1) + toQuery(rest);
 }
 
-function unwrap<T>(reply: BridgeReply): T {
+/** Raised when the running service has no such operation (an older or newer core). */
+export class UnavailableOpError extends ApiError {}
+
+/** Web mode cannot make this call: IPC-only, or on the L2-authenticated clob face. */
+export class DesktopOnlyError extends UnavailableOpError {}
+
+async function httpCall(op: string, route: Route, params: Record<string, unknown>): Promise<unknown> {
+  if (route.http === false || route.face !== 'base') {
+    // The clob face is another origin and wants L2-signed requests; the page holds no secret.
+    throw new DesktopOnlyError(501, { error: `${op} is available in the desktop app` });
+  }
+  let res: Response;
+  try {
+    res = await fetch(new URL(routeUrl(route, params), apiBase()), { method: route.method, headers: { accept: 'application/json' } });
+  } catch {
+    throw new ServiceUnreachableError();
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    if (res.status === 404 && isRouteNotFound(body)) throw new UnavailableOpError(404, body);
+    throw new ApiError(res.status, body);
+  }
+  return body;
+}
+
+/** The service itself did not answer (web mode: nothing listens; desktop: the core is restarting). */
+export class ServiceUnreachableError extends Error {
+  constructor() {
+    super('the marketdesk service is not reachable');
+    this.name = 'ServiceUnreachableError';
+  }
+}
+
+function isRouteNotFound(body: unknown): boolean {
+  return !!body && typeof body === 'object' && (body as { error?: unknown }).error === 'not found';
+}
+
+function unwrap<T>(reply: BridgeReply, op: string): T {
   if (reply.ok) return reply.result as T;
+  if (reply.status === 400 && (reply.body as { error?: string } | null)?.error === 'unknown operation') {
+    throw new UnavailableOpError(404, { error: `${op} is not available` });
+  }
+  if (reply.status === 503) throw new ServiceUnreachableError();
   throw new ApiError(reply.status, reply.body);
 }
 
+export async function call<K extends Op>(op: K, params: InputOf<K>): Promise<ResultOf<K>> {
+  const bridge = window.marketdesk;
+  if (bridge) return unwrap<ResultOf<K>>(await bridge.invoke(op, params), op);
+  return (await httpCall(op, ROUTES[op], params as Record<string, unknown>)) as ResultOf<K>;
+}
+
+// ---- leaderboard choices (the contract's lists; api.test.ts checks they agree) ---------------
+export const LEADERBOARD_CATEGORIES = [
+  'OVERALL', 'POLITICS', 'SPORTS', 'CRYPTO', 'FINANCE', 'CULTURE', 'MENTIONS', 'WEATHER', 'ECONOMICS', 'TECH',
+] as const satisfies readonly LeaderboardCategory[];
+export const LEADERBOARD_PERIODS = ['DAY', 'WEEK', 'MONTH', 'ALL'] as const satisfies readonly LeaderboardPeriod[];
+export const LEADERBOARD_ORDER = ['PNL', 'VOL'] as const satisfies readonly LeaderboardOrder[];
+export type LeaderboardParams = InputOf<'leaderboard.list'>;
+export type OrdersParams = InputOf<'orders.list'>;
+
 export const api = {
   markets: {
-    list: (params: MarketsListParams) => call('markets.list', params),
+    list: (params: InputOf<'markets.list'>) => call('markets.list', params),
+    get: (id: string) => call('markets.get', { id }),
   },
+  events: {
+    list: (params: InputOf<'events.list'>) => call('events.list', params),
+    get: (id: string) => call('events.get', { id }),
+  },
+  tags: {
+    list: (params: InputOf<'tags.list'>) => call('tags.list', params),
+  },
+  service: {
+    status: () => call('service.status', {}),
+  },
+  limits: {
+    status: () => call('limits.status', {}),
+  },
+  search: {
+    query: (params: InputOf<'search.query'>) => call('search.query', params),
+  },
+  orders: {
+    list: (params: OrdersParams) => call('orders.list', params),
+  },
+  leaderboard: {
+    list: (params: LeaderboardParams) => call('leaderboard.list', params),
+    meta: (params: InputOf<'leaderboard.meta'>) => call('leaderboard.meta', params),
+  },
+};
+
+// ---- desktop-only requests (settings, credentials, persisted UI state) ------------------------
+
+export async function desktop<M extends DesktopMethod>(method: M, arg?: DesktopMethods[M][0]): Promise<DesktopMethods[M][1]> {
+  const bridge = window.marketdesk;
+  if (!bridge) throw new UnavailableOpError(404, { error: 'desktop only' });
+  const reply = await bridge.desktop(method, arg);
+  if (reply.ok) return reply.result as DesktopMethods[M][1];
+  throw new ApiError(reply.status, reply.body);
+}
+
+/**
+ * Credentials: set and cleared through the core's IPC-only operations (main keeps them
+ * encrypted with safeStorage); web mode cannot set them (the service takes them at start).
+ */
+export const credentials = {
+  available: mode === 'desktop',
+  status: (): Promise<CredentialsStatus> => (mode === 'desktop' ? call('credentials.status', {}) : Promise.resolve({ configured: false })),
+  set: (c: CredentialsInput): Promise<CredentialsStatus> => call('credentials.set', c),
+  clear: (): Promise<CredentialsStatus> => call('credentials.clear', {}),
+  storage: (): Promise<CredentialStorage> => desktop('credentials.storage'),
+};
+
+export const settings = {
+  get: (): Promise<DesktopSettings> => desktop('settings.get'),
+  set: (patch: Partial<DesktopSettings>): Promise<DesktopSettings> => desktop('settings.set', patch),
 };

@@ -8,7 +8,9 @@ import './styles.css';
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      staleTime: 30_000,
+      // Catalog answers change only when the service says so (push events); see live.tsx.
+      staleTime: Infinity,
+      refetchOnWindowFocus: false,
       // An ApiError is a real answer from the service; retrying will not change it.
       retry: (failures, error) => failures < 2 && !(error instanceof ApiError),
     },

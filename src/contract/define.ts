@@ -20,6 +20,10 @@ export interface OperationDef<Defs extends ParamDefs, Result> {
   /** 'catalog': the answer depends only on the parameters and the catalog, so HTTP faces may
    * reuse its serialised form until the catalog changes. */
   cache?: 'catalog';
+  /** HTTP callers must carry L2 auth headers (checked by the face; IPC is the app itself). */
+  auth?: 'l2';
+  /** false: IPC only, never an HTTP route (setting credentials, for one). */
+  http?: false;
   /** Phantom field carrying the result type; never set at run time. */
   result?: Result;
 }

@@ -2,3 +2,4 @@ export * from './operations.ts';
 export * from './params.ts';
 export * from './types.ts';
 export * from './errors.ts';
+export * from './push.ts';

@@ -7,3 +7,7 @@ export { FaultScript, type Fault, type FaultKind, type FaultMatch, type FaultReq
 export { RequestLog, type RequestLogEntry } from './request-log.ts';
 export { encodeCursor, ORDER_FIELDS } from './query.ts';
 export { runFakeUpstream, serveFakeUpstream, parseFakeUpstreamArgs, USAGE, type FakeUpstreamArgs, type RunIo } from './main.ts';
+export { FakeClob, createFakeOrders, catalogMarkets, type FakeClobOptions, type RawOrder, type FakeOrdersOptions } from './clob.ts';
+export { FakeLeaderboard, FAKE_CATEGORIES, FAKE_PERIODS, FAKE_ORDERS, type RawLeaderboardEntry, type FakeLeaderboardOptions } from './data-api.ts';
+export { FakeTrading, TRADING_ROUTES, type FakeOrder, type FakeTradingOptions } from './trading.ts';
+export { FakeLimits } from './limits.ts';

@@ -1,13 +1,16 @@
 /**
- * `fake-upstream --port N (--fixtures DIR | --synthetic COUNT [--seed S]) [--host H] [--no-keyset]`:
- * serves a Gamma stand-in until SIGINT/SIGTERM.
+ * `fake-upstream --port N (--fixtures DIR | --synthetic COUNT [--seed S]) [--host H] [--no-keyset]
+ * [--credentials FILE [--orders N]] [--limits spec|off]`: serves a Gamma (and CLOB orders, Data API
+ * leaderboard) stand-in until SIGINT/SIGTERM, enforcing section 8's rate limits unless `--limits off`.
  */
 import { pathToFileURL } from 'node:url';
 import { createSyntheticCatalog, type FakeCatalog } from './catalog.ts';
 import { loadFixtureCatalog } from './fixture-catalog.ts';
 import { startFakeUpstream } from './server.ts';
+import { readCredentialsFile } from '../auth/credentials.ts';
 
-export const USAGE = 'usage: fake-upstream --port N (--fixtures DIR | --synthetic COUNT [--seed S]) [--host H] [--no-keyset] [--log]';
+export const USAGE =
+  'usage: fake-upstream --port N (--fixtures DIR | --synthetic COUNT [--seed S]) [--host H] [--no-keyset] [--log] [--credentials FILE [--orders N]] [--limits spec|off]';
 
 export interface FakeUpstreamArgs {
   port: number;
@@ -17,6 +20,11 @@ export interface FakeUpstreamArgs {
   seed?: number;
   keyset: boolean;
   log: boolean;
+  /** JSON credentials file (0600) the fake CLOB accepts; without it `/data/orders` is a 404. */
+  credentials?: string;
+  orders?: number;
+  /** Section 8's windows enforced with 429s ('spec', the default) or not ('off'). */
+  limits?: 'spec' | 'off';
 }
 
 /** Parses the flags; a string is the reason they are unusable. */
@@ -61,6 +69,24 @@ export function parseFakeUpstreamArgs(argv: readonly string[]): FakeUpstreamArgs
         out.seed = v;
         break;
       }
+      case '--credentials': {
+        const v = value();
+        if (!v) return '--credentials needs a file';
+        out.credentials = v;
+        break;
+      }
+      case '--orders': {
+        const v = int(value(), '--orders');
+        if (typeof v === 'string') return v;
+        out.orders = v;
+        break;
+      }
+      case '--limits': {
+        const v = value();
+        if (v !== 'spec' && v !== 'off') return '--limits must be spec or off';
+        out.limits = v;
+        break;
+      }
       case '--no-keyset':
         out.keyset = false;
         break;
@@ -73,6 +99,7 @@ export function parseFakeUpstreamArgs(argv: readonly string[]): FakeUpstreamArgs
   }
   if ((out.fixtures === undefined) === (out.synthetic === undefined)) return 'give exactly one of --fixtures DIR or --synthetic COUNT';
   if (out.seed !== undefined && out.synthetic === undefined) return '--seed only applies to --synthetic';
+  if (out.orders !== undefined && out.credentials === undefined) return '--orders only applies with --credentials';
   return out;
 }
 
@@ -106,13 +133,18 @@ export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {})
       args.fixtures !== undefined
         ? await loadFixtureCatalog(args.fixtures)
         : createSyntheticCatalog({ markets: args.synthetic ?? 0, seed: args.seed });
-    upstream = await startFakeUpstream({ catalog, port: args.port, host: args.host, keyset: args.keyset, log: args.log });
+    const clob = args.credentials !== undefined
+      ? { credentials: readCredentialsFile(args.credentials), ...(args.orders !== undefined ? { generate: { count: args.orders } } : {}) }
+      : undefined;
+    upstream = await startFakeUpstream({ catalog, port: args.port, host: args.host, keyset: args.keyset, log: args.log, ...(clob ? { clob } : {}),
+      limits: args.limits ?? 'spec',
+    });
   } catch (e) {
     err(`fake-upstream: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
   const c = catalog.counts;
-  out(`fake-upstream listening on ${upstream.url} (${c.markets} markets, ${c.events} events, ${c.tags} tags)`);
+  out(`fake-upstream listening on ${upstream.url} (${c.markets} markets, ${c.events} events, ${c.tags} tags${upstream.clob ? `, ${upstream.clob.orders.length} orders` : ''})`);
 
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -13,6 +13,8 @@ export interface RequestLogEntry {
   /** Time to the response being handed to the socket (undefined for `hang`). */
   ms?: number;
   fault?: FaultKind;
+  /** Refused by the fake's rate limits (429). */
+  limited?: true;
 }
 
 type Waiter = { pred: (e: RequestLogEntry) => boolean; resolve: (e: RequestLogEntry) => void };

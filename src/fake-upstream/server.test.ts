@@ -178,7 +178,8 @@ describe('fake Gamma over HTTP (fixtures)', () => {
   });
 
   it('answers unknown routes and methods', async () => {
-    for (const p of ['/nope', '/markets/1/2/3', '/', '/public-search']) {
+    // `/` is the CLOB's health route (trading.ts), served on the same port.
+    for (const p of ['/nope', '/markets/1/2/3', '/public-search']) {
       expect(await get(up, p)).toMatchObject({ status: 404, body: { type: 'not found error', error: 'not found' } });
     }
     expect((await get(up, '/markets', { method: 'POST', body: '{}' })).status).toBe(405);

@@ -4,12 +4,17 @@
  * repeated-key array filters, `{type, error}` bodies. Plain node:http rather than a framework:
  * faults need raw control of the socket (half-written bodies, requests that never answer).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventRecord, FakeCatalog, MarketRecord } from './catalog.ts';
 import { FaultScript, type Fault } from './faults.ts';
 import { isApiError, parseListQuery, runKeysetQuery, runOffsetQuery, validationError, type ApiError, type Kind, type Limits } from './query.ts';
 import { RequestLog, type RequestLogEntry } from './request-log.ts';
+import { FakeClob, type FakeClobOptions } from './clob.ts';
+import { FakeLeaderboard, type FakeLeaderboardOptions } from './data-api.ts';
+import { FakeLimits } from './limits.ts';
+import { FakeTrading, type FakeTradingOptions } from './trading.ts';
+import type { LimitsTable } from '../limits/table.ts';
 
 export interface FakeUpstreamOptions {
   catalog: FakeCatalog;
@@ -25,6 +30,16 @@ export interface FakeUpstreamOptions {
   maxLimit?: number;
   /** Largest `offset` before the 422 (default 2000). */
   maxOffset?: number;
+  /** Serve CLOB `GET /data/orders` for these credentials (absent: 404, as for any unknown route). */
+  clob?: FakeClobOptions;
+  /** Data API `GET /v1/leaderboard` boards (always served). */
+  leaderboard?: FakeLeaderboardOptions;
+  /** Enforce section 8's windows ('spec', or a table) with 429 + Retry-After; default 'off'. */
+  limits?: 'spec' | 'off' | LimitsTable;
+  /** The limiter's monotonic clock (tests). */
+  limitsNow?: () => number;
+  /** Options of the CLOB trading routes (books, prices, histories, order placement). */
+  trading?: FakeTradingOptions;
 }
 
 export interface FakeUpstream {
@@ -34,6 +49,11 @@ export interface FakeUpstream {
   faults: FaultScript;
   requests: RequestLog;
   catalog: FakeCatalog;
+  clob: FakeClob | undefined;
+  leaderboard: FakeLeaderboard;
+  trading: FakeTrading;
+  /** Present when limits are enforced. */
+  limits: FakeLimits | undefined;
 }
 
 interface Reply {
@@ -98,6 +118,11 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
   const requests = new RequestLog();
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
+  const clob = opts.clob ? new FakeClob(opts.clob, catalog) : undefined;
+  const leaderboard = new FakeLeaderboard(opts.leaderboard);
+  // Placed and cancelled orders show in the CLOB's order list when there is one.
+  const trading = new FakeTrading({ ...(clob ? { credentials: opts.clob!.credentials, clob } : {}), ...opts.trading });
+  const fakeLimits = !opts.limits || opts.limits === 'off' ? undefined : new FakeLimits(opts.limits === 'spec' ? undefined : opts.limits, opts.limitsNow);
 
   /** Appends the items' JSON, comma-separated; sibling markets of one event share its JSON via `scope`. */
   function items(kind: Kind, recs: (MarketRecord | EventRecord)[], withMarkets: boolean, body: string[]): void {
@@ -156,10 +181,15 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     return tag ? json(tag) : notFound;
   }
 
-  function route(method: string, path: string, q: URLSearchParams): Reply {
+  function route(method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders, body = ''): Reply {
+    const traded = trading.route(method, path, q, body, headers);
+    if (traded) return traded;
     if (method !== 'GET' && method !== 'HEAD') {
       return { status: 405, body: JSON.stringify({ type: 'method not allowed', error: 'method not allowed' }), headers: { allow: 'GET, HEAD' } };
     }
+    // CLOB and Data API routes share the one server (tests point all three upstream URLs here).
+    if (path === '/data/orders' && clob) return clob.orderList(method, path, q, headers);
+    if (path === '/v1/leaderboard') return leaderboard.route(q);
     const seg = path.split('/').slice(1);
     const [root, a, b] = seg;
     const n = seg.length;
@@ -224,10 +254,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     if (opts.log) console.log(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms${entry.fault ? ` [${entry.fault}]` : ''}`);
   }
 
-  function answer(res: ServerResponse, entry: RequestLogEntry, t0: number, method: string, path: string, q: URLSearchParams): void {
+  function answer(res: ServerResponse, entry: RequestLogEntry, t0: number, method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders, body?: string): void {
     let reply: Reply;
     try {
-      reply = route(method, path, q);
+      reply = route(method, path, q, headers, body);
     } catch (err) {
       // A bug in the fake should look like an upstream 500 to the client and still be visible here.
       console.error('fake-upstream: handler error', err);
@@ -236,7 +266,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     send(res, entry, t0, reply);
   }
 
-  function applyFault(fault: Fault, res: ServerResponse, entry: RequestLogEntry, t0: number, method: string, path: string, q: URLSearchParams): void {
+  function applyFault(fault: Fault, res: ServerResponse, entry: RequestLogEntry, t0: number, method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders): void {
     entry.fault = fault.kind;
     switch (fault.kind) {
       case '429':
@@ -252,7 +282,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
       case 'slow': {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          if (!res.destroyed) answer(res, entry, t0, method, path, q);
+          if (!res.destroyed) answer(res, entry, t0, method, path, q, headers);
         }, fault.ms);
         timers.add(timer);
         return;
@@ -262,7 +292,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
         requests.add(entry);
         return;
       case 'drop': {
-        const reply = route(method, path, q);
+        const reply = route(method, path, q, headers);
         const buf = Buffer.from(typeof reply.body === 'string' ? reply.body : reply.body.join(''), 'utf8');
         entry.status = reply.status;
         res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(buf.length) });
@@ -274,7 +304,20 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     }
   }
 
+  /** Reads a write's body first (bounded: 1 MiB), then handles the request. */
   function handle(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'POST' && req.method !== 'DELETE') return handleWith(req, res, '');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > 1 << 20) req.destroy();
+      else chunks.push(c);
+    });
+    req.on('end', () => handleWith(req, res, Buffer.concat(chunks).toString('utf8')));
+  }
+
+  function handleWith(req: IncomingMessage, res: ServerResponse, body: string): void {
     const t0 = performance.now();
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -287,9 +330,22 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
       res.destroy();
       return;
     }
+    if (fakeLimits) {
+      // The edge throttles before anything else, as Cloudflare does in front of the real APIs.
+      const { decision: d, catalog: cat } = fakeLimits.check(method, path, req.socket.remoteAddress ?? '', req.headers);
+      if (!d.admitted) {
+        entry.limited = true;
+        send(res, entry, t0, {
+          status: 429,
+          body: JSON.stringify(cat ? { type: 'too many requests', error: 'rate limit exceeded' } : { error: 'rate limit exceeded' }),
+          headers: { 'retry-after': String(d.retryAfterS), 'ratelimit-policy': d.policy, ratelimit: d.rateLimit },
+        });
+        return;
+      }
+    }
     const fault = faults.take({ method, path, query: q });
-    if (fault) applyFault(fault, res, entry, t0, method, path, q);
-    else answer(res, entry, t0, method, path, q);
+    if (fault) applyFault(fault, res, entry, t0, method, path, q, req.headers);
+    else answer(res, entry, t0, method, path, q, req.headers, body);
   }
 
   const server = createServer(handle);
@@ -316,5 +372,5 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     return closed;
   };
 
-  return { url, port, close, faults, requests, catalog };
+  return { url, port, close, faults, requests, catalog, clob, leaderboard, trading, limits: fakeLimits };
 }

@@ -7,6 +7,9 @@ import { ApiError, isApiError, notFound, operations, type Face, type OpName, typ
 import type { Logger } from '../store/sqlite.ts';
 import type { Dispatch } from '../service/dispatch.ts';
 import { ResponseCache, cacheKey } from './response-cache.ts';
+import { UNAUTHORIZED_BODY, type L2Request } from '../auth/l2.ts';
+import type { InboundLimiter } from '../limits/inbound.ts';
+import { registerInboundLimits } from '../limits/http.ts';
 
 export interface FaceOptions {
   face: Face;
@@ -14,8 +17,12 @@ export interface FaceOptions {
   log: Logger;
   /** The catalog's version; with it, answers of `cache: 'catalog'` operations are reused. */
   catalogVersion?: () => number;
+  /** Verifies L2 auth for `auth: 'l2'` operations; without it they always answer 401. */
+  authenticate?: (req: L2Request) => boolean;
   /** Extra routes a face carries beyond the contract (web-mode static files, for one). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
+  /** Section 8's rate limits on every route of the face; absent: `--no-limits`. */
+  limits?: InboundLimiter;
 }
 
 /** Query strings and bodies are bounded: nothing a client sends may cost unbounded memory. */
@@ -80,22 +87,32 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     if (req.url.length > MAX_URL) return sendError(reply, face, clientError(face, 414, 'request URI too long'));
   });
+  if (opts.limits) registerInboundLimits(app, face, opts.limits);
+  // JSON bodies stay text: the trading routes forward them byte for byte (a signed order must
+  // not change) and an L2 signature covers the body exactly as sent.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   const cache = new ResponseCache();
   for (const name of Object.keys(operations) as OpName[]) {
-    const def: { face: Face; method: 'GET' | 'POST' | 'DELETE'; path: string; cache?: 'catalog' } = operations[name];
-    if (def.face !== face) continue;
+    const def: { face: Face; method: 'GET' | 'POST' | 'DELETE'; path: string; cache?: 'catalog'; auth?: 'l2'; http?: false } = operations[name];
+    if (def.face !== face || def.http === false) continue;
     const cacheable = def.cache === 'catalog' && def.method === 'GET' && opts.catalogVersion !== undefined;
     app.route({
       method: def.method,
       url: def.path,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const raw = { ...(req.query as RawParams), ...(req.params as RawParams) };
+        // Before the parameters are looked at, so an unauthenticated caller learns nothing else.
+        // The signature covers the body as sent (empty for GET).
+        const text = typeof req.body === 'string' ? req.body : undefined;
+        if (def.auth === 'l2' && !opts.authenticate?.({ method: req.method, path: req.url, headers: req.headers, ...(text !== undefined ? { body: text } : {}) })) {
+          throw new ApiError(401, { ...UNAUTHORIZED_BODY });
+        }
+        const raw: RawParams = { ...(req.query as RawParams), ...(req.params as RawParams), ...(text !== undefined ? { body: text } : {}) };
         const version = cacheable ? opts.catalogVersion!() : 0;
         const key = cacheable ? cacheKey(name, raw) : '';
         const cached = cacheable ? cache.get(key, version) : undefined;
         if (cached !== undefined) return reply.type('application/json').send(cached);
-        const body = JSON.stringify(await dispatch(name, raw));
+        const body = JSON.stringify(await dispatch(name, raw, { header: (n, v) => void reply.header(n, v) }));
         if (cacheable) cache.set(key, version, body);
         return reply.type('application/json').send(body);
       },

@@ -9,24 +9,33 @@ import {
 } from '../contract/index.ts';
 import type { Logger } from '../store/sqlite.ts';
 
-export type Handler<K extends OpName> = (params: ParamsOf<K>) => ResultOf<K> | Promise<ResultOf<K>>;
+/** What a call carries beyond its parameters; IPC calls have none of it. */
+export interface CallContext {
+  /** HTTP only: sets a response header (the trading reads' `Age` and staleness). */
+  header?(name: string, value: string): void;
+}
+
+export type Handler<K extends OpName> = (params: ParamsOf<K>, ctx: CallContext) => ResultOf<K> | Promise<ResultOf<K>>;
 export type Handlers = { [K in OpName]: Handler<K> };
 /** The handlers of one concern's operations; the service merges them into Handlers. */
 export type HandlersFor<K extends OpName> = { [P in K]: Handler<P> };
 
-export type Dispatch = <K extends OpName>(op: K, raw: RawParams) => Promise<ResultOf<K>>;
+export type Dispatch = <K extends OpName>(op: K, raw: RawParams, ctx?: CallContext) => Promise<ResultOf<K>>;
 
 export function createDispatch(handlers: Handlers, log: Logger): Dispatch {
-  return async (op, raw) => {
+  return async (op, raw, ctx = {}) => {
     const def = operations[op];
     const parsed = parseParams(def.params, raw);
-    if (!parsed.ok) throw badRequest(def.errors, parsed.message);
+    if (!parsed.ok) {
+      // The Data API words a bad value its own way (research/clob-data-limits.md §3.3).
+      throw badRequest(def.errors, def.errors === 'leaderboard' ? `invalid ${parsed.param} parameter` : parsed.message);
+    }
     if (def.unknownParams === 'reject' && parsed.unknown?.length) {
       throw badRequest(def.errors, `unknown_field: ${parsed.unknown[0]}`);
     }
     try {
-      const handler = handlers[op] as (p: unknown) => unknown;
-      return (await handler(parsed.value)) as ResultOf<typeof op>;
+      const handler = handlers[op] as (p: unknown, c: CallContext) => unknown;
+      return (await handler(parsed.value, ctx)) as ResultOf<typeof op>;
     } catch (e) {
       if (isApiError(e)) throw e;
       // Never a stack trace to a caller: log it, answer the spec's internal error body.

@@ -10,8 +10,18 @@ import { CatalogSync } from '../sync/catalog-sync.ts';
 import { UpstreamClient, type UpstreamUrls } from '../upstream/client.ts';
 import { buildFace } from '../http/face.ts';
 import { registerWebUi } from '../http/web-ui.ts';
+import { registerPushStream } from '../http/push-stream.ts';
+import { createPushHub, type PushHub } from './push.ts';
 import { catalogHandlers } from './catalog-handlers.ts';
+import { searchHandlers } from './search-handlers.ts';
+import { createOrdersAndLeaderboard, type OrdersLeaderboardOptions } from './orders-leaderboard.ts';
+import type { OrdersSync } from '../sync/orders-sync.ts';
+import type { LeaderboardCache } from '../sync/leaderboard-cache.ts';
 import { createDispatch, type Dispatch, type Handlers } from './dispatch.ts';
+import { tradingHandlers, type TradingTtls } from './trading-handlers.ts';
+import { InboundLimiter } from '../limits/inbound.ts';
+import { OutboundScheduler, type SchedulerOptions } from '../limits/scheduler.ts';
+import { DEFAULT_LIMITS, type LimitsTable } from '../limits/table.ts';
 
 export const VERSION = '0.1.0';
 
@@ -38,6 +48,29 @@ export interface ServiceOptions {
   persistDelayMs?: number;
   /** The built renderer served at /app/ (default out/renderer). */
   webRoot?: string;
+  /** CLOB API credentials (orders, L2 auth of the clob face); never logged or returned. */
+  credentials?: OrdersLeaderboardOptions['credentials'];
+  ordersIntervalMs?: number;
+  leaderboardTtlMs?: number;
+  authWindowS?: number;
+  /** Clock of auth windows, order times and the leaderboard TTL (tests). */
+  now?: () => number;
+  /**
+   * Rate limits (spec section 8): one table for the inbound limiter and the outbound scheduler.
+   * The scheduler always runs; the HTTP faces are limited only when this is given (the CLI's
+   * `serve` gives it unless `--no-limits`; tests and embedders opt in).
+   */
+  limits?: {
+    /** `--limits FILE`; default the spec's table. */
+    table?: LimitsTable;
+    /** false: `--no-limits` (the HTTP faces are not limited; the scheduler still is). */
+    inbound?: boolean;
+    /** The inbound limiter's monotonic clock (tests). */
+    now?: () => number;
+    scheduler?: Omit<SchedulerOptions, 'table' | 'probe'>;
+  };
+  /** Lifetimes of cached trading reads (default: books and prices 2 s, histories 60 s). */
+  tradingTtlMs?: Partial<TradingTtls>;
 }
 
 export interface Service {
@@ -45,6 +78,14 @@ export interface Service {
   sync: CatalogSync | undefined;
   client: UpstreamClient;
   dispatch: Dispatch;
+  /** Push events (sync, catalog, online) for IPC and the SSE stream. */
+  push: PushHub;
+  orders: OrdersSync;
+  leaderboard: LeaderboardCache;
+  /** Every upstream request waits here for its budget. */
+  scheduler: OutboundScheduler;
+  /** The HTTP faces' limiter; undefined with `--no-limits`. */
+  limiter: InboundLimiter | undefined;
   baseUrl: string | undefined;
   clobUrl: string | undefined;
   close(): Promise<void>;
@@ -66,7 +107,15 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     sites: () => sites,
     ...(opts.persistDelayMs !== undefined ? { persistDelayMs: opts.persistDelayMs } : {}),
   });
-  const client = new UpstreamClient({ ...opts.client, urls: opts.urls });
+  const table = opts.limits?.table ?? DEFAULT_LIMITS;
+  // Every upstream attempt waits for its budget here; the probe brings an offline host back.
+  const scheduler = new OutboundScheduler({
+    ...opts.limits?.scheduler,
+    table,
+    probe: (h) => client.request(h, '/', { group: 'probe', priority: 'background' }),
+  });
+  const client = new UpstreamClient({ gate: scheduler, ...opts.client, urls: opts.urls });
+  const limiter = !opts.limits || opts.limits.inbound === false ? undefined : new InboundLimiter({ table, ...(opts.limits?.now ? { now: opts.limits.now } : {}) });
   const sync = opts.offline
     ? undefined
     : new CatalogSync(store, client, {
@@ -74,10 +123,35 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         ...(opts.syncIntervalMs !== undefined ? { intervalMs: opts.syncIntervalMs } : {}),
         ...(opts.horizonMs !== undefined ? { horizonMs: opts.horizonMs } : {}),
       });
+  const account = createOrdersAndLeaderboard(store, client, {
+    offline: !!opts.offline, log,
+    ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
+    ...(opts.credentials ? { credentials: opts.credentials } : {}),
+    ...(opts.ordersIntervalMs !== undefined ? { ordersIntervalMs: opts.ordersIntervalMs } : {}),
+    ...(opts.leaderboardTtlMs !== undefined ? { leaderboardTtlMs: opts.leaderboardTtlMs } : {}),
+    ...(opts.authWindowS !== undefined ? { authWindowS: opts.authWindowS } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   const handlers: Handlers = {
+    ...account.handlers,
     ...catalogHandlers(store, { profile: opts.profile ?? 'custom', offline: !!opts.offline, version: VERSION, sync }),
+    ...searchHandlers(store),
+    ...tradingHandlers({
+      client,
+      credentials: () => account.credentials.get(),
+      offline: !!opts.offline,
+      family: opts.profile === 'kuest' ? 'KUEST' : 'POLY',
+      ...(opts.tradingTtlMs ? { ttlMs: opts.tradingTtlMs } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    }),
+    'limits.status': () => ({
+      inbound: limiter !== undefined,
+      windows: table.windows.map((w) => ({ name: w.name, limit: w.limit, seconds: w.seconds, routes: [...w.routes] })),
+      outbound: opts.offline ? null : scheduler.status(),
+    }),
   };
   const dispatch = createDispatch(handlers, log);
+  const push = createPushHub(store, sync, !!opts.offline);
 
   const faces: FastifyInstance[] = [];
   let baseUrl: string | undefined;
@@ -85,26 +159,36 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const host = opts.host ?? '127.0.0.1';
   try {
     if (opts.http !== false) {
-      const base = await buildFace({ face: 'base', dispatch, log, catalogVersion: () => store.catalogVersion, extend: (app) => registerWebUi(app, opts.webRoot) });
+      const base = await buildFace({ face: 'base', dispatch, log, ...(limiter ? { limits: limiter } : {}), catalogVersion: () => store.catalogVersion, extend: (app) => {
+        registerPushStream(app, push);
+        return registerWebUi(app, opts.webRoot);
+      } });
       faces.push(base);
       baseUrl = await listen(base, host, opts.basePort ?? 7310);
-      const clob = await buildFace({ face: 'clob', dispatch, log });
+      const clob = await buildFace({ face: 'clob', dispatch, log, authenticate: account.authenticate, ...(limiter ? { limits: limiter } : {}) });
       faces.push(clob);
       clobUrl = await listen(clob, host, opts.clobPort ?? 7311);
     }
   } catch (e) {
     await Promise.all(faces.map((f) => f.close()));
+    push.close();
+    await account.stop();
+    scheduler.close();
     await store.close();
     throw e;
   }
   if (sync && opts.autoSync) sync.start();
+  if (opts.autoSync) account.orders.start();
 
   let closing: Promise<void> | undefined;
   return {
-    store, sync, client, dispatch, baseUrl, clobUrl,
+    store, sync, client, dispatch, push, orders: account.orders, leaderboard: account.leaderboard, scheduler, limiter, baseUrl, clobUrl,
     close() {
       closing ??= (async () => {
         await sync?.stop();
+        await account.stop();
+        scheduler.close();
+        push.close();
         await Promise.all(faces.map((f) => f.close()));
         await store.close();
       })();

@@ -14,10 +14,10 @@ export type SiteMap = Readonly<Record<string, readonly string[]>>;
 
 const WALLET = /^0x[0-9a-fA-F]{40}$/;
 
-const MARKET_COLS = `m.id, ${MARKET_FIELDS.map((f) => `m."${f.name}"`).join(', ')}, m._extra`;
+export const MARKET_COLS = `m.id, ${MARKET_FIELDS.map((f) => `m."${f.name}"`).join(', ')}, m._extra`;
 const EVENT_COLS = `e.id, ${EVENT_FIELDS.map((f) => `e."${f.name}"`).join(', ')}, e._extra`;
 const TAG_COLS = `t.id, ${TAG_FIELDS.map((f) => `t."${f.name}"`).join(', ')}, t._extra`;
-const mapMarket = rowMapper(MARKET_FIELDS) as (row: Row) => Market;
+export const mapMarket = rowMapper(MARKET_FIELDS) as (row: Row) => Market;
 const mapEvent = rowMapper(EVENT_FIELDS) as (row: Row) => Omit<Event, 'tags' | 'markets'>;
 const mapTag = rowMapper(TAG_FIELDS) as (row: Row) => Tag;
 export const mapSeries = rowMapper(SERIES_FIELDS);
@@ -86,7 +86,7 @@ export class CatalogReader {
   }
 
   /** The lower-cased creator wallets a `creator` value stands for; [] matches nothing. */
-  private creatorWallets(creator: string): string[] {
+  creatorWallets(creator: string): string[] {
     if (WALLET.test(creator)) return [creator.toLowerCase()];
     const sites = this.sites();
     const wallets = Object.hasOwn(sites, creator) ? sites[creator] : Object.hasOwn(sites, creator.toLowerCase()) ? sites[creator.toLowerCase()] : undefined;

@@ -9,6 +9,8 @@ import { CatalogReader, type SiteMap } from './catalog-reader.ts';
 import { CatalogWriter, type BatchInput, type BatchResult } from './catalog-writer.ts';
 import { dropEntityIndexes, ensureIndexes, migrate, probeSchema } from './schema.ts';
 import { openDatabaseFile, silentLogger, writeFileAtomic, type Logger } from './sqlite.ts';
+import { SearchReader } from './search-reader.ts';
+import { ensureSearchIndex, flushSearchIndex, rebuildSearchIndex, suspendSearchIndex } from './search-index.ts';
 import { Statements } from './statements.ts';
 
 export const CACHE_FILE = 'catalog.sqlite';
@@ -24,6 +26,7 @@ export interface StoreOptions {
 
 export class CatalogStore {
   readonly reader: CatalogReader;
+  readonly search: SearchReader;
   private readonly writer: CatalogWriter;
   /** Bumped on every change; keys response caches and tells clients the catalog moved. */
   private version = 0;
@@ -48,6 +51,7 @@ export class CatalogStore {
     readonly movedAside: string | undefined,
   ) {
     this.reader = new CatalogReader(st, sites);
+    this.search = new SearchReader(st, this.reader);
     this.writer = new CatalogWriter(st);
   }
 
@@ -61,8 +65,15 @@ export class CatalogStore {
     opened.db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536');
     migrate(opened.db);
     ensureIndexes(opened.db);
+    const rebuilt = ensureSearchIndex(opened.db);
     const st = new Statements(opened.db);
-    return new CatalogStore(opened.db, st, file, log, opts.persistDelayMs ?? 2000, opts.sites ?? (() => ({})), opened.movedAside);
+    const store = new CatalogStore(opened.db, st, file, log, opts.persistDelayMs ?? 2000, opts.sites ?? (() => ({})), opened.movedAside);
+    // A file migrated or re-indexed at open is written back, so the next start does not redo it.
+    if (rebuilt && opened.fromFile) {
+      store.dirty = true;
+      store.schedulePersist();
+    }
+    return store;
   }
 
   /** The prepared-statement layer (the benchmark traces reads through it). */
@@ -94,10 +105,12 @@ export class CatalogStore {
     const empty = this.st.value('SELECT count(*) FROM markets') === 0 && this.st.value('SELECT count(*) FROM events') === 0;
     if (!empty) return fn();
     dropEntityIndexes(this.db);
+    suspendSearchIndex(this.db);
     try {
       return await fn();
     } finally {
       ensureIndexes(this.db);
+      rebuildSearchIndex(this.db);
       this.db.exec('ANALYZE');
       this.changed();
     }
@@ -114,6 +127,11 @@ export class CatalogStore {
     this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [key, value]);
     this.dirty = true;
     this.schedulePersist();
+  }
+
+  /** For the side caches (orders, leaderboard): same file and persistence, no catalog version bump. */
+  sideTables(): { st: Statements; changed: () => void } {
+    return { st: this.st, changed: () => { this.dirty = true; this.schedulePersist(); } };
   }
 
   /** Ids of cached items that are not closed (to find those a full sync no longer saw). */
@@ -137,6 +155,7 @@ export class CatalogStore {
         n += this.st.changes();
       }
       this.deleteOrphanLinks();
+      flushSearchIndex(this.st);
     });
     if (n > 0) this.changed();
     return n;
@@ -166,6 +185,7 @@ export class CatalogStore {
       );
       events = this.st.changes();
       if (markets + events > 0) this.deleteOrphanLinks();
+      flushSearchIndex(this.st);
     });
     if (markets + events > 0) this.changed();
     return { markets, events };

@@ -5,6 +5,7 @@
  */
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnList, toColumns, type FieldSpec } from './fields.ts';
+import { flushSearchIndex } from './search-index.ts';
 import { placeholders, type Statements } from './statements.ts';
 
 export interface BatchInput {
@@ -89,6 +90,7 @@ export class CatalogWriter {
       for (const e of batch.events ?? []) this.event(e, true);
       for (const m of batch.markets ?? []) this.market(m, true);
       this.refreshMarketTags();
+      flushSearchIndex(this.st);
     });
   }
 

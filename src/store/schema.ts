@@ -5,6 +5,9 @@
  */
 import type { Database } from 'sql.js';
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnDdl } from './fields.ts';
+import { SEARCH_MIGRATION } from './search-index.ts';
+import { ORDERS_MIGRATION } from './orders-store.ts';
+import { LEADERBOARD_MIGRATION } from './leaderboard-store.ts';
 
 const v1 = `
 CREATE TABLE markets (
@@ -111,7 +114,7 @@ export const ENTITY_INDEXES: readonly string[] = [
 ];
 
 /** migrations[i] takes the schema from version i to i + 1. */
-const migrations: string[] = [v1];
+const migrations: string[] = [v1, SEARCH_MIGRATION, ORDERS_MIGRATION + LEADERBOARD_MIGRATION];
 
 export const SCHEMA_VERSION = migrations.length;
 

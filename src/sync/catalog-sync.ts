@@ -54,7 +54,8 @@ export class CatalogSync {
     client: ConstructorParameters<typeof GammaApi>[0],
     opts: SyncOptions = {},
   ) {
-    this.gamma = new GammaApi(client);
+    // Sync never makes a user wait: its requests queue behind anything a user asked for.
+    this.gamma = new GammaApi(client, { priority: 'background' });
     this.opts = {
       intervalMs: 60_000,
       horizonMs: 7 * DAY,

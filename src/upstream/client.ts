@@ -1,11 +1,14 @@
 /**
  * The one choke point for every request the service makes upstream. It bounds concurrency
  * and retries 429, 5xx, timeouts and dropped connections with jittered exponential backoff,
- * honouring Retry-After. The rate-limit scheduler plugs in here (`beforeSend`).
+ * honouring Retry-After. The rate-limit scheduler plugs in here as the `gate` (src/limits/scheduler.ts):
+ * every attempt waits for its budget and reports how it ended.
  */
 import pLimit from 'p-limit';
 
 export type UpstreamHost = 'gamma' | 'clob' | 'data';
+/** 'user': made for something the user is waiting on; sent before queued 'background' work (sync). */
+export type Priority = 'user' | 'background';
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined;
 
 export interface UpstreamUrls {
@@ -22,6 +25,34 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Which budget the request belongs to (for the scheduler); defaults to the path. */
   group?: string;
+  /** Default 'user'. */
+  priority?: Priority;
+  /** A body sent byte for byte instead of `JSON.stringify(body)` (a client-signed order must not change). */
+  rawBody?: string;
+  /**
+   * 'throttled': retry only 429s (writes: a 5xx or a dropped connection may have placed the
+   * order already, and only a 429 certainly did nothing). Default 'all'.
+   */
+  retry?: 'all' | 'throttled';
+}
+
+/** How one attempt ended, for the send gate (budgets, circuit). */
+export type AttemptOutcome =
+  | { kind: 'ok' }
+  /** A final 4xx other than 429: the upstream is up. */
+  | { kind: 'rejected'; status: number }
+  | { kind: 'throttled'; retryAfterMs: number | null }
+  /** 5xx (status), or a timeout or network error (null). */
+  | { kind: 'failed'; status: number | null }
+  | { kind: 'aborted' };
+
+/**
+ * Admits each attempt (the outbound scheduler: budgets, priorities, concurrency per host,
+ * circuit). It resolves when the attempt may be sent, with a function to call once with how
+ * the attempt ended; it rejects when the request is cancelled or the upstream is marked offline.
+ */
+export interface SendGate {
+  acquire(host: UpstreamHost, path: string, opts: RequestOptions): Promise<(outcome: AttemptOutcome) => void>;
 }
 
 /** An upstream answer that is final (not retried): a 4xx other than 429, or retries exhausted. */
@@ -45,6 +76,8 @@ export interface ClientOptions {
   maxDelayMs?: number;
   /** Called before each attempt; a rate-limit scheduler awaits its budget here. */
   beforeSend?: (host: UpstreamHost, path: string, opts: RequestOptions) => Promise<void>;
+  /** With a gate, the gate bounds concurrency (per host, by priority) instead of `concurrency`. */
+  gate?: SendGate;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -94,7 +127,7 @@ export function buildUrl(base: string, path: string, query?: Record<string, Quer
 
 export class UpstreamClient {
   private readonly limit: ReturnType<typeof pLimit>;
-  private readonly opts: Required<Omit<ClientOptions, 'beforeSend'>> & Pick<ClientOptions, 'beforeSend'>;
+  private readonly opts: Required<Omit<ClientOptions, 'beforeSend' | 'gate'>> & Pick<ClientOptions, 'beforeSend' | 'gate'>;
   readonly stats: ClientStats = { requests: 0, retries: 0, throttled: 0, failures: 0, inFlight: 0, queued: 0 };
 
   constructor(opts: ClientOptions) {
@@ -117,6 +150,7 @@ export class UpstreamClient {
 
   /** Sends one request (with retries) and returns the parsed JSON body. */
   request<T>(host: UpstreamHost, path: string, opts: RequestOptions = {}): Promise<T> {
+    if (this.opts.gate) return this.gated<T>(host, path, opts);
     this.stats.queued++;
     return this.limit(async () => {
       this.stats.queued--;
@@ -127,6 +161,15 @@ export class UpstreamClient {
         this.stats.inFlight--;
       }
     });
+  }
+
+  private async gated<T>(host: UpstreamHost, path: string, opts: RequestOptions): Promise<T> {
+    this.stats.inFlight++;
+    try {
+      return await this.withRetries<T>(host, path, opts);
+    } finally {
+      this.stats.inFlight--;
+    }
   }
 
   private backoff(attempt: number): number {
@@ -140,36 +183,50 @@ export class UpstreamClient {
     for (let attempt = 0; ; attempt++) {
       opts.signal?.throwIfAborted();
       await this.opts.beforeSend?.(host, path, opts);
+      const release = await this.opts.gate?.acquire(host, path, opts);
       this.stats.requests++;
       let wait: number;
       let reason: string;
+      let outcome: AttemptOutcome = { kind: 'aborted' };
       try {
+        const body = opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
         const res = await fetch(url, {
           method: opts.method ?? 'GET',
-          headers: { accept: 'application/json', ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
-          ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+          headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+          ...(body !== undefined ? { body } : {}),
           signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs),
         });
         if (res.ok) {
           // Reading the body can still fail when the connection drops mid-response.
-          return (await res.json()) as T;
+          const value = (await res.json()) as T;
+          outcome = { kind: 'ok' };
+          return value;
         }
-        const body: unknown = await res.json().catch(() => undefined);
+        const resBody: unknown = await res.json().catch(() => undefined);
         if (res.status === 429) {
           this.stats.throttled++;
-          wait = retryAfterMs(res.headers.get('retry-after')) ?? this.backoff(attempt);
+          const after = retryAfterMs(res.headers.get('retry-after'));
+          outcome = { kind: 'throttled', retryAfterMs: after };
+          wait = after ?? this.backoff(attempt);
           reason = '429';
         } else if (res.status >= 500) {
+          outcome = { kind: 'failed', status: res.status };
+          if (opts.retry === 'throttled') throw new UpstreamError(`${host} ${path} answered ${res.status}`, res.status, resBody);
           wait = retryAfterMs(res.headers.get('retry-after')) ?? this.backoff(attempt);
           reason = String(res.status);
         } else {
-          throw new UpstreamError(`${host} ${path} answered ${res.status}`, res.status, body);
+          outcome = { kind: 'rejected', status: res.status };
+          throw new UpstreamError(`${host} ${path} answered ${res.status}`, res.status, resBody);
         }
       } catch (e) {
         if (e instanceof UpstreamError) throw e;
         if (opts.signal?.aborted) throw opts.signal.reason;
-        wait = this.backoff(attempt);
+        outcome = { kind: 'failed', status: null };
         reason = (e as Error).name === 'TimeoutError' ? 'timeout' : `network error (${(e as Error).message})`;
+        if (opts.retry === 'throttled') throw new UpstreamError(`${host} ${path} failed: ${reason}`, null);
+        wait = this.backoff(attempt);
+      } finally {
+        release?.(outcome);
       }
       if (attempt >= this.opts.maxRetries) {
         this.stats.failures++;

@@ -3,7 +3,7 @@
  * capped near 2,000 (so deep walks use /markets/keyset and /events/keyset with after_cursor),
  * array filters as repeated keys. Upstreams without keyset routes are walked by offset.
  */
-import { UpstreamError, type QueryValue, type UpstreamClient } from './client.ts';
+import { UpstreamError, type QueryValue, type RequestOptions, type UpstreamClient } from './client.ts';
 import type { GammaEvent, GammaMarket, GammaTag } from './gamma-types.ts';
 
 export const PAGE_SIZE = 100;
@@ -36,7 +36,11 @@ export class GammaApi {
   /** Learned once: whether this upstream has the keyset routes. */
   private keyset: boolean | undefined;
 
-  constructor(private readonly client: UpstreamClient) {}
+  /** `defaults` go on every request (sync passes `priority: 'background'`). */
+  constructor(
+    private readonly client: UpstreamClient,
+    private readonly defaults: Pick<RequestOptions, 'priority'> = {},
+  ) {}
 
   /**
    * Walks every page of a listing in id order, handing each page to `onPage` while the next
@@ -63,6 +67,7 @@ export class GammaApi {
       this.client.request<Record<string, unknown>>('gamma', `/${kind}/keyset`, {
         query: { ...opts.filters, limit: PAGE_SIZE, after_cursor: cursor },
         group: `GET /${kind}`,
+        ...this.defaults,
         signal,
       });
     let pages = 0;
@@ -110,6 +115,7 @@ export class GammaApi {
     const body = await this.client.request<unknown>('gamma', `/${kind}`, {
       query: { limit: PAGE_SIZE, ...query },
       group: `GET /${kind}`,
+      ...this.defaults,
       ...(signal ? { signal } : {}),
     });
     return expectItems<Item<K>>(body, `/${kind}`);
@@ -133,6 +139,7 @@ export class GammaApi {
       const body = await this.client.request<unknown>('gamma', '/tags', {
         query: { limit: PAGE_SIZE, offset },
         group: 'GET /tags',
+        ...this.defaults,
         ...(signal ? { signal } : {}),
       });
       const list = expectItems<GammaTag>(body, '/tags');

@@ -1,0 +1,108 @@
+/**
+ * `npm run bench -- --only search`: GET /public-search latency through the real service (its
+ * own process, offline, on the bench cache) for the kinds of query that cost differently:
+ * one word, two words, a one-letter prefix (the worst case: every event matches), a word in
+ * every document, a rare word, a phrase. Then the index's share of the cache file: live pages
+ * with and without the search objects, counted on a copy in this process.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { cliProcess, get, measure, table, type Latency, type Proc } from './lib.ts';
+import { sqlEngine } from '../src/store/sqlite.ts';
+
+export interface SearchBench {
+  results: Record<string, unknown>;
+  report: string[];
+}
+
+type Answer = { pagination: { totalResults: number } };
+
+/** A title word few events have (a "rare word" that exists in this catalog). */
+async function rareWord(base: string): Promise<string> {
+  const events = JSON.parse((await get(`${base}/events?limit=100&offset=1000&order=id`)).body) as { title?: string }[];
+  const candidates = [...new Set(events.flatMap((e) => (e.title ?? '').toLowerCase().split(/[^a-z]+/)))].filter((w) => w.length >= 6);
+  for (const w of candidates) {
+    const n = (JSON.parse((await get(`${base}/public-search?q=${w}&limit_per_type=1&search_tags=false`)).body) as Answer).pagination.totalResults;
+    if (n >= 1 && n <= 20) return w;
+  }
+  throw new Error('no rare title word found');
+}
+
+/** Live (non-free) pages of the file, and of the same file without the search objects. */
+async function indexShare(file: string): Promise<{ pageSize: number; live: number; withoutSearch: number }> {
+  const SQL = await sqlEngine();
+  const db = new SQL.Database(readFileSync(file));
+  try {
+    const one = (sql: string) => Number(db.exec(sql)[0]?.values[0]?.[0] ?? 0);
+    const live = () => one('PRAGMA page_count') - one('PRAGMA freelist_count');
+    const before = live();
+    const names = (type: string, like: string) =>
+      db.exec(`SELECT name FROM sqlite_master WHERE type = '${type}' AND name LIKE '${like}'`)[0]?.values.map((r) => String(r[0])) ?? [];
+    for (const t of names('trigger', 'search%')) db.exec(`DROP TRIGGER "${t}"`);
+    db.exec('DROP VIEW IF EXISTS search_docs; DROP TABLE IF EXISTS search_fts; DROP TABLE IF EXISTS tag_fts; ' +
+      'DROP TABLE IF EXISTS search_order; DROP TABLE IF EXISTS search_dirty');
+    return { pageSize: one('PRAGMA page_size'), live: before, withoutSearch: live() };
+  } finally {
+    db.close();
+  }
+}
+
+export async function benchSearch(cacheDir: string, n: number, procs: Proc[]): Promise<SearchBench> {
+  const t0 = performance.now();
+  const serve = cliProcess(['serve', '--offline', '--no-limits', '--data-dir', cacheDir, '--base-port', '0', '--clob-port', '0']);
+  procs.push(serve);
+  const base = (await serve.waitFor(/base: (http:\/\/\S+)/))[1]!;
+  // A cache written before the index existed is migrated (index built) at this first start.
+  const first = await get(`${base}/public-search?q=bitcoin`);
+  const firstMs = performance.now() - t0;
+  if (first.status !== 200) throw new Error(`first /public-search: ${first.status} ${first.body.slice(0, 200)}`);
+
+  const rare = await rareWord(base);
+  const queries: [string, string][] = [
+    ['one word (bitcoin)', 'bitcoin'],
+    ['two words (bitcoin december)', 'bitcoin december'],
+    ['one-letter prefix (b)', 'b'],
+    ['word in every event (will)', 'will'],
+    [`rare word (${rare})`, rare],
+    ['phrase ("up or down")', '"up or down"'],
+  ];
+  const rows: (string | number)[][] = [];
+  const lat: Record<string, Latency & { totalResults: number }> = {};
+  for (const [name, q] of queries) {
+    const url = `${base}/public-search?q=${encodeURIComponent(q)}`;
+    const total = (JSON.parse((await get(url)).body) as Answer).pagination.totalResults;
+    // An ignored parameter makes every URL new, so the face's response cache never answers:
+    // these are the costs of searching, not of a cache hit.
+    let i = 0;
+    const l = await measure(() => `${url}&nocache=${i++}`, n, 10);
+    lat[name] = { ...l, totalResults: total };
+    rows.push([name, total, l.p50, l.p95, l.p99, l.bytes]);
+  }
+  // For comparison: the same URL again and again, answered by the response cache.
+  const hit = await measure(`${base}/public-search?q=bitcoin%20december`, n, 10);
+  lat['two words, repeated (response cache hit)'] = { ...hit, totalResults: lat[queries[1]![0]]!.totalResults };
+  rows.push(['two words, repeated (response cache hit)', lat[queries[1]![0]]!.totalResults, hit.p50, hit.p95, hit.p99, hit.bytes]);
+  await serve.stop(); // persists the cache, index included
+
+  const file = path.join(cacheDir, 'catalog.sqlite');
+  const share = await indexShare(file);
+  const mib = (pages: number) => (pages * share.pageSize) / 2 ** 20;
+  const indexMiB = mib(share.live - share.withoutSearch);
+  const fileMiB = statSync(file).size / 2 ** 20;
+  return {
+    results: {
+      firstAnswerMs: firstMs, latency: lat,
+      index: { fileMiB, liveMiB: mib(share.live), withoutSearchMiB: mib(share.withoutSearch), indexMiB, share: indexMiB / mib(share.live) },
+    },
+    report: [
+      `### Search over HTTP, each URL new (no response-cache hits): sequential requests on one connection (n = ${n}), ms`,
+      table(['query', 'totalResults', 'p50', 'p95', 'p99', 'bytes'], rows),
+      '### Search index size',
+      table(
+        ['cache file (MiB)', 'live pages (MiB)', 'without the search objects (MiB)', 'index (MiB)', 'index share of live pages', 'start to first search answer (ms)'],
+        [[fileMiB.toFixed(0), mib(share.live).toFixed(1), mib(share.withoutSearch).toFixed(1), indexMiB.toFixed(1),
+          `${((100 * indexMiB) / mib(share.live)).toFixed(1)} %`, firstMs.toFixed(0)]],
+      ),
+    ],
+  };
+}

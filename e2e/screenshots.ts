@@ -1,0 +1,134 @@
+/**
+ * `npm run screenshots`: PNGs of every view, light and dark, in e2e/screenshots/ (git-ignored),
+ * from web mode against the fixture catalog. `-- --out DIR` writes elsewhere; `-- --only NAME`
+ * takes one view.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { loadFixtureCatalog, startFakeUpstream } from '../src/fake-upstream/index.ts';
+import { relay } from '../main/relay.ts';
+import { installBridge } from './support/bridge.ts';
+import { FIXTURES, gridSettled, launchBrowser, openApp, ROOT, startSyncedService, tempDir } from './support/env.ts';
+
+const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } }, strict: true });
+const out = path.resolve(values.out ?? path.join(ROOT, 'e2e/screenshots'));
+mkdirSync(out, { recursive: true });
+
+/** `desktop`: the renderer's desktop path (emulated preload); `offline`: after the upstream stops. */
+type Shot = { name: string; desktop?: boolean; offline?: boolean; run: (page: Page) => Promise<void> };
+
+const CREDS = {
+  apiKey: '7c1f0e5a-3b1d-4c8e-9a51-2f6b8d0e4a11',
+  secret: Buffer.from('marketdesk-screenshot-secret-012').toString('base64url'),
+  passphrase: 'screenshots',
+  address: '0x' + 'a1'.repeat(20),
+};
+
+const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true }).click();
+
+const shots: Shot[] = [
+  {
+    name: 'markets',
+    run: async (page) => {
+      await tab(page, 'Markets');
+      await gridSettled(page);
+    },
+  },
+  {
+    name: 'markets-detail',
+    run: async (page) => {
+      await tab(page, 'Markets');
+      await gridSettled(page);
+      await page.locator('[data-testid="market-row"]').nth(2).click();
+      await page.waitForSelector('[data-testid="detail"] [data-testid="detail-title"]');
+    },
+  },
+  {
+    name: 'events-detail',
+    run: async (page) => {
+      await tab(page, 'Events');
+      await gridSettled(page);
+      await page.locator('[data-testid="event-row"]').nth(0).click();
+      await page.waitForSelector('[data-testid="detail"] [data-testid="detail-title"]');
+    },
+  },
+  {
+    name: 'search',
+    run: async (page) => {
+      await page.keyboard.press('Control+K');
+      await page.keyboard.type('bitcoin');
+      await page.waitForSelector('.search-view[data-state="ready"][data-query="bitcoin"]');
+    },
+  },
+  {
+    name: 'orders',
+    desktop: true,
+    run: async (page) => {
+      await tab(page, 'Orders');
+      await page.waitForSelector('.view[aria-label="Orders"][data-state="ready"]');
+    },
+  },
+  {
+    name: 'credentials',
+    desktop: true,
+    run: async (page) => {
+      await tab(page, 'Orders');
+      await page.getByRole('button', { name: 'API credentials…' }).click();
+      await page.waitForSelector('dialog[open] [data-testid="credentials-status"]');
+    },
+  },
+  {
+    name: 'leaderboard',
+    run: async (page) => {
+      await tab(page, 'Leaderboard');
+      await page.waitForSelector('.view[aria-label="Leaderboard"]:not([data-state="loading"])');
+    },
+  },
+  {
+    name: 'offline',
+    offline: true,
+    run: async (page) => {
+      await tab(page, 'Markets');
+      await page.waitForSelector('[data-testid="offline-banner"]');
+      await gridSettled(page);
+    },
+  },
+];
+
+const data = tempDir('marketdesk-shots-');
+const fake = await startFakeUpstream({ catalog: await loadFixtureCatalog(FIXTURES), clob: { credentials: CREDS } });
+const service = await startSyncedService(fake, data.dir);
+const set = await relay(service.dispatch, 'credentials.set', CREDS);
+if (!set.ok) throw new Error(`credentials.set: ${JSON.stringify(set)}`);
+let upstreamUp = true;
+try {
+  for (const shot of [...shots].sort((a, b) => Number(!!a.offline) - Number(!!b.offline))) {
+    if (values.only && values.only !== shot.name) continue;
+    if (shot.offline && upstreamUp) {
+      upstreamUp = false;
+      await fake.close();
+      await service.sync!.syncNow('incremental').catch(() => {});
+    }
+    for (const scheme of ['light', 'dark'] as const) {
+      const browser = await launchBrowser({ colorScheme: scheme, width: 1440, height: 860 });
+      try {
+        if (shot.desktop) await installBridge(browser.page, service);
+        await openApp(browser.page, service.baseUrl!);
+        await shot.run(browser.page);
+        // Wait for fonts and images (avatars) before the picture.
+        await browser.page.evaluate(() => document.fonts.ready);
+        const file = path.join(out, `${shot.name}-${scheme}.png`);
+        await browser.page.screenshot({ path: file });
+        console.log(path.relative(ROOT, file));
+      } finally {
+        await browser.close();
+      }
+    }
+  }
+} finally {
+  await service.close();
+  await fake.close();
+  data.cleanup();
+}

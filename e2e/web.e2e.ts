@@ -1,0 +1,109 @@
+/**
+ * Web mode (the renderer over HTTP + SSE) against the real service syncing the fixture
+ * catalog from the fake upstream. Each test: its own upstream, data dir, ports and browser
+ * profile; waits on app state; a screenshot in test-results/ when it fails.
+ */
+import { afterEach, beforeEach, describe, it } from 'vitest';
+import type { FakeUpstream } from '../src/fake-upstream/index.ts';
+import type { Service } from '../src/service/service.ts';
+import { launchBrowser, openApp, saveFailureScreenshot, startFake, startSyncedService, tempDir, type Browser } from './support/env.ts';
+import * as journey from './support/journeys.ts';
+
+interface Env {
+  fake: FakeUpstream;
+  service: Service;
+  browser: Browser;
+  api: journey.Oracle;
+}
+
+describe('web mode (fixture catalog)', () => {
+  let env: Env;
+  let data: ReturnType<typeof tempDir>;
+
+  /** A test whose failure leaves a screenshot of the page in test-results/. */
+  const test = (name: string, body: () => Promise<void>) =>
+    it(name, async () => {
+      try {
+        await body();
+      } catch (e) {
+        await saveFailureScreenshot(env?.browser.page, `web-${name}`);
+        throw e;
+      }
+    });
+
+  beforeEach(async () => {
+    data = tempDir('marketdesk-e2e-');
+    const fake = await startFake({ fixtures: true });
+    const service = await startSyncedService(fake, data.dir);
+    const browser = await launchBrowser();
+    browser.page.setDefaultTimeout(120_000);
+    env = { fake, service, browser, api: journey.httpOracle(service.baseUrl!) };
+    await openApp(browser.page, service.baseUrl!);
+  });
+
+  afterEach(async () => {
+    await env?.browser.close();
+    await env?.service.close();
+    await env?.fake.close();
+    data?.cleanup();
+  });
+
+  test('browses markets and sorts by volume both ways', async () => {
+    await journey.browseAndSort(env.browser.page, env.api);
+  });
+
+  test('filters by tag and status', async () => {
+    await journey.filterByTagAndStatus(env.browser.page, env.api);
+  });
+
+  test('opens a market detail by mouse and keyboard, and goes to its event', async () => {
+    await journey.openDetail(env.browser.page, env.api);
+    await journey.eventsGrid(env.browser.page, env.api);
+  });
+
+  test('searches (Ctrl+K) and opens an event and a tag from the results', async () => {
+    await journey.searchAndOpen(env.browser.page, env.api, 'bitcoin');
+  });
+
+  test('switches leaderboard category, period and order, and pages', async () => {
+    await journey.leaderboard(env.browser.page, env.api);
+  });
+
+  test('explains that orders need the desktop app (the page holds no L2 secret)', async () => {
+    const { page } = env.browser;
+    await journey.showTab(page, 'Orders');
+    await page.waitForSelector('[data-testid="orders-web-mode"]');
+    await page.getByRole('button', { name: 'API credentials' }).click();
+    await page.waitForSelector('dialog[open] >> text=--credentials FILE');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog[open]', { state: 'detached' });
+  });
+
+  test('keeps browsing from the cache with the offline banner when the upstream goes away', async () => {
+    await journey.offline(env.browser.page, env.api, async () => {
+      await env.fake.close();
+      await env.service.sync!.syncNow('incremental').catch(() => {});
+    });
+  });
+
+  test('remembers the tab, sort and filters across a reload', async () => {
+    const { page } = env.browser;
+    await journey.showTab(page, 'Markets');
+    await page.locator('[role="columnheader"] button', { hasText: '24h vol' }).click();
+    await page.waitForSelector('[role="columnheader"][aria-sort="descending"] >> text=24h vol');
+    await page.getByLabel('Closed filter').selectOption('any');
+    await journey.showTab(page, 'Events');
+    // Saved a moment after the change (debounced); wait for it to be in storage.
+    await page.waitForFunction(() => {
+      const s = JSON.parse(localStorage.getItem('marketdesk.ui.v1') ?? '{}') as { tab?: string; markets?: { filters?: { closed?: string } } };
+      return s.tab === 'events' && s.markets?.filters?.closed === 'any';
+    });
+    await page.reload();
+    await page.waitForSelector('[data-ready="true"]');
+    await page.waitForSelector('[role="tab"][aria-selected="true"]:text-is("Events")');
+    await journey.showTab(page, 'Markets');
+    await page.waitForSelector('[role="columnheader"][aria-sort="descending"] >> text=24h vol');
+    const closed = await page.getByLabel('Closed filter').inputValue();
+    if (closed !== 'any') throw new Error(`closed filter after reload: ${closed}`);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The desktop app's settings (userData/settings.json) and window state. No Electron import.
+ */
+import type { DesktopSettings } from './preload/bridge.ts';
+import { readJson, writeJson } from './json-file.ts';
+
+export const DEFAULT_SETTINGS: DesktopSettings = { httpEnabled: true, basePort: 7310, clobPort: 7311 };
+
+const isPort = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535;
+
+/** Keeps the known, valid fields of `input` over `base`; anything else is dropped. */
+export function mergeSettings(base: DesktopSettings, input: unknown): DesktopSettings {
+  const out = { ...base };
+  if (!input || typeof input !== 'object') return out;
+  const v = input as Record<string, unknown>;
+  if (typeof v['httpEnabled'] === 'boolean') out.httpEnabled = v['httpEnabled'];
+  if (isPort(v['basePort'])) out.basePort = v['basePort'];
+  if (isPort(v['clobPort'])) out.clobPort = v['clobPort'];
+  return out;
+}
+
+export function loadSettings(file: string): DesktopSettings {
+  return mergeSettings(DEFAULT_SETTINGS, readJson(file));
+}
+
+export function saveSettings(file: string, settings: DesktopSettings): void {
+  writeJson(file, settings);
+}
+
+export interface WindowState {
+  x?: number;
+  y?: number;
+  width: number;
+  height: number;
+  maximized: boolean;
+}
+
+export const DEFAULT_WINDOW: WindowState = { width: 1280, height: 800, maximized: false };
+
+export function loadWindowState(file: string): WindowState {
+  const v = readJson(file) as Partial<WindowState> | undefined;
+  if (!v || typeof v !== 'object') return { ...DEFAULT_WINDOW };
+  const num = (n: unknown, min: number) => (typeof n === 'number' && Number.isFinite(n) && n >= min ? Math.round(n) : undefined);
+  const width = num(v.width, 400) ?? DEFAULT_WINDOW.width;
+  const height = num(v.height, 300) ?? DEFAULT_WINDOW.height;
+  const x = typeof v.x === 'number' && Number.isFinite(v.x) ? Math.round(v.x) : undefined;
+  const y = typeof v.y === 'number' && Number.isFinite(v.y) ? Math.round(v.y) : undefined;
+  return { width, height, maximized: v.maximized === true, ...(x !== undefined && y !== undefined ? { x, y } : {}) };
+}
+
+/** The renderer's own state (tab, filters, columns) is opaque here; only its size is bounded. */
+export const MAX_UI_STATE_BYTES = 256 * 1024;
+
+export function uiStateBytes(state: unknown): number | null {
+  try {
+    return Buffer.byteLength(JSON.stringify(state) ?? '');
+  } catch {
+    return null;
+  }
+}

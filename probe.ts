@@ -1,0 +1,23 @@
+import { chromium } from 'playwright-core';
+import { startService } from './src/service/service.ts';
+const service = await startService({ dataDir: 'bench/.cache/100k/data', offline: true, basePort: 0, clobPort: 0, urls: { gamma: 'http://127.0.0.1:9', clob: 'http://127.0.0.1:9', data: 'http://127.0.0.1:9' }, webRoot: '/tmp/md-explore/renderer-prof' });
+const ctx = await chromium.launchPersistentContext('/tmp/md-explore/prof-' + Date.now(), { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'], viewport: { width: 1440, height: 900 } });
+const page = ctx.pages()[0]!;
+page.setDefaultTimeout(300000);
+await page.goto(service.baseUrl + '/app/');
+await page.waitForSelector('[data-testid="market-row"][data-index="0"]');
+await page.evaluate(`(async () => { const body = document.querySelector('.grid-body'); while (Number(document.querySelector('.grid').getAttribute('data-rows')) < 2000) { body.scrollTop = body.scrollHeight; await new Promise((r) => setTimeout(r, 50)); } body.scrollTop = 0; await new Promise((r) => setTimeout(r, 300)); })()`);
+const cdp = await ctx.newCDPSession(page);
+const events: any[] = [];
+cdp.on('Tracing.dataCollected', (d: any) => events.push(...d.value));
+const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+await page.evaluate(`(async () => { const body = document.querySelector('.grid-body'); await new Promise((resolve) => { let i = 0; const step = () => { if (++i > 80) return resolve(); body.scrollTop += 600; requestAnimationFrame(step); }; requestAnimationFrame(step); }); })()`);
+await cdp.send('Tracing.end');
+await done;
+const agg = new Map<string, [number, number]>();
+for (const e of events) { if (e.ph !== 'X' || !e.dur) continue; const a = agg.get(e.name) ?? [0, 0]; a[0] += e.dur / 1000; a[1]++; agg.set(e.name, a); }
+for (const [k, [ms, n]] of [...agg.entries()].sort((a, b) => b[1][0] - a[1][0]).slice(0, 25)) console.log(ms.toFixed(1).padStart(9), String(n).padStart(6), k);
+const layouts = events.filter((e) => e.name === 'Layout' && e.dur);
+console.log('layout sample', JSON.stringify(layouts.slice(10, 12).map((e) => ({ dur: e.dur, args: e.args }))).slice(0, 1500));
+await ctx.close(); await service.close();

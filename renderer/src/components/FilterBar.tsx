@@ -1,0 +1,108 @@
+/**
+ * Filters of the markets and events grids: active / closed / archived, tag, and (markets)
+ * event. Every change is a new query to the service, never a filter over loaded rows.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { memo, useMemo } from 'react';
+import { api, type Tag } from '../api.ts';
+import { fmtInt } from '../format.ts';
+import { DEFAULT_FILTERS, type CatalogFilters, type Tri } from '../ui-state.tsx';
+
+const TRI: { value: Tri; label: string }[] = [
+  { value: 'any', label: 'Any' },
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+];
+
+export function useTags(): Tag[] {
+  const tags = useQuery({ queryKey: ['tags.list', { limit: 1000 }], queryFn: () => api.tags.list({ limit: 1000 }), staleTime: 60_000 });
+  return useMemo(
+    () => [...(tags.data ?? [])].filter((t) => t.label).sort((a, b) => (a.label ?? '').localeCompare(b.label ?? '')),
+    [tags.data],
+  );
+}
+
+/** Memoised: the tag list is long, and the grid beside it re-renders as blocks arrive. */
+export const FilterBar = memo(function FilterBar({
+  filters,
+  onChange,
+  withEvent,
+  count,
+}: {
+  filters: CatalogFilters;
+  onChange: (f: CatalogFilters) => void;
+  withEvent: boolean;
+  /** Rows loaded so far, and whether that is all of them. */
+  count: { n: number; ended: boolean; noun: string };
+}) {
+  const tags = useTags();
+  const tagOptions = filters.tag && !tags.some((t) => t.id === filters.tag!.id) ? [{ id: filters.tag.id, label: filters.tag.label }, ...tags] : tags;
+  const changed = JSON.stringify(filters) !== JSON.stringify(DEFAULT_FILTERS);
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Filters">
+      {(['active', 'closed', 'archived'] as const).map((k) => (
+        <label key={k} className="field">
+          <span className="field-label">{k[0]!.toUpperCase() + k.slice(1)}</span>
+          <select aria-label={`${k[0]!.toUpperCase() + k.slice(1)} filter`} value={filters[k]} onChange={(e) => onChange({ ...filters, [k]: e.target.value as Tri })}>
+            {TRI.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+      <label className="field">
+        <span className="field-label">Tag</span>
+        <select
+          aria-label="Tag filter"
+          className="tag-select"
+          value={filters.tag?.id ?? ''}
+          onChange={(e) => {
+            const t = tagOptions.find((x) => x.id === e.target.value);
+            const { tag: _drop, ...rest } = filters;
+            onChange(t ? { ...rest, tag: { id: t.id, label: t.label ?? t.id } } : rest);
+          }}
+        >
+          <option value="">All tags</option>
+          {tagOptions.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {withEvent && filters.event ? (
+        <span className="chip" data-testid="event-filter">
+          <span className="chip-label">Event: {filters.event.title}</span>
+          <button
+            type="button"
+            className="chip-x"
+            aria-label="Clear event filter"
+            onClick={() => {
+              const { event: _drop, ...rest } = filters;
+              onChange(rest);
+            }}
+          >
+            ×
+          </button>
+        </span>
+      ) : null}
+      {changed ? (
+        <button type="button" className="btn btn-quiet" onClick={() => onChange(DEFAULT_FILTERS)}>
+          Reset filters
+        </button>
+      ) : null}
+      <span className="toolbar-spacer" />
+      <RowCount {...count} />
+    </div>
+  );
+});
+
+export function RowCount({ n, ended, noun }: { n: number; ended: boolean; noun: string }) {
+  return (
+    <span className="row-count" data-testid="row-count" aria-live="polite">
+      {ended ? `${fmtInt(n)} ${noun}${n === 1 ? '' : 's'}` : n === 0 ? '' : `${fmtInt(n)}+ ${noun}s`}
+    </span>
+  );
+}

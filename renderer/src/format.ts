@@ -1,0 +1,120 @@
+/**
+ * Locale formatting for numbers, money, prices and dates, and parsing of the upstream's
+ * JSON-encoded string fields (`outcomes`, `outcomePrices`, `clobTokenIds`).
+ */
+import type { Market } from './api.ts';
+
+const locale = undefined; // the user's (navigator.language)
+
+const moneyCompact = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 });
+const moneyFull = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const moneyExact = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
+const percent1 = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percent0 = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+const dateShort = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' });
+const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
+const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
+
+export const DASH = '—';
+
+export function num(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export const fmtMoney = (v: unknown): string => {
+  const n = num(v);
+  return n === undefined ? DASH : moneyCompact.format(n);
+};
+export const fmtMoneyFull = (v: unknown): string => {
+  const n = num(v);
+  return n === undefined ? DASH : Math.abs(n) < 100 ? moneyExact.format(n) : moneyFull.format(n);
+};
+export const fmtInt = (v: unknown): string => {
+  const n = num(v);
+  return n === undefined ? DASH : integer.format(n);
+};
+export const fmtDecimal = (v: unknown): string => {
+  const n = num(v);
+  return n === undefined ? DASH : decimal.format(n);
+};
+/** A price in [0, 1] is a probability: shown as a percentage, finer near the edges. */
+export const fmtPrice = (v: unknown): string => {
+  const n = num(v);
+  if (n === undefined) return DASH;
+  return n > 0 && n < 1 && (n < 0.1 || n > 0.9) ? percent1.format(Math.min(n, 0.999)) : percent0.format(n);
+};
+export const fmtSignedMoney = (v: unknown): string => {
+  const n = num(v);
+  if (n === undefined) return DASH;
+  return (n > 0 ? '+' : '') + moneyCompact.format(n);
+};
+
+function time(v: unknown): number | undefined {
+  if (typeof v !== 'string' || v === '') return undefined;
+  // Gamma mixes "2026-05-27T00:00:00Z", "2025-07-24 00:08:28+00" and date-only forms.
+  const t = Date.parse(v.includes(' ') && !v.includes('T') ? v.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00') : v);
+  return Number.isNaN(t) ? undefined : t;
+}
+export const fmtDate = (v: unknown): string => {
+  const t = time(v);
+  return t === undefined ? DASH : dateShort.format(t);
+};
+export const fmtDateTime = (v: unknown): string => {
+  const t = time(v);
+  return t === undefined ? DASH : dateTime.format(t);
+};
+export const fmtClock = (t: number): string => timeOnly.format(t);
+
+export function fmtAgo(v: string | number | null | undefined, now = Date.now()): string {
+  const t = typeof v === 'number' ? v : time(v ?? undefined);
+  if (t === undefined) return 'never';
+  const s = Math.round((t - now) / 1000);
+  const abs = Math.abs(s);
+  if (abs < 45) return 'just now';
+  if (abs < 3600) return relative.format(Math.round(s / 60), 'minute');
+  if (abs < 86_400) return relative.format(Math.round(s / 3600), 'hour');
+  return relative.format(Math.round(s / 86_400), 'day');
+}
+
+/** Parses a JSON-encoded string array (`"[\"Yes\", \"No\"]"`); [] when absent or malformed. */
+export function jsonList(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v !== 'string' || v === '') return [];
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export interface Outcome {
+  name: string;
+  price: number | undefined;
+  tokenId: string | undefined;
+}
+
+/** Outcomes with their prices and token ids; labels follow the outcome names, never Yes/No by position. */
+export function outcomesOf(m: Pick<Market, 'outcomes' | 'outcomePrices' | 'clobTokenIds'>): Outcome[] {
+  const names = jsonList(m.outcomes);
+  const prices = jsonList(m.outcomePrices);
+  const tokens = jsonList(m.clobTokenIds);
+  return names.map((name, i) => ({ name, price: num(prices[i]), tokenId: tokens[i] }));
+}
+
+export type Status = 'open' | 'closed' | 'archived' | 'inactive';
+export function statusOf(x: { active?: boolean; closed?: boolean; archived?: boolean }): Status {
+  if (x.archived) return 'archived';
+  if (x.closed) return 'closed';
+  return x.active ? 'open' : 'inactive';
+}
+export const STATUS_LABEL: Record<Status, string> = { open: 'Open', closed: 'Closed', archived: 'Archived', inactive: 'Inactive' };
+
+export function shortAddress(a: string | undefined): string {
+  if (!a) return DASH;
+  return a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a;
+}

@@ -1,0 +1,135 @@
+/**
+ * The UI's own state: tab, filters, sort and column widths per grid, leaderboard choices.
+ * Remembered between launches (persist.ts); anything unreadable falls back to the default.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  LEADERBOARD_CATEGORIES, LEADERBOARD_ORDER, LEADERBOARD_PERIODS,
+  type LeaderboardCategory, type LeaderboardOrder, type LeaderboardPeriod,
+} from './api.ts';
+import { saveUiState, type Persisted } from './persist.ts';
+
+export const TABS = ['markets', 'events', 'search', 'orders', 'leaderboard'] as const;
+export type Tab = (typeof TABS)[number];
+
+export type Tri = 'any' | 'yes' | 'no';
+export interface CatalogFilters {
+  active: Tri;
+  closed: Tri;
+  archived: Tri;
+  tag?: { id: string; label: string };
+  /** Markets only: the markets of one event. */
+  event?: { id: string; title: string };
+}
+export interface Sort {
+  field: string;
+  desc: boolean;
+}
+export interface GridPrefs {
+  filters: CatalogFilters;
+  sort: Sort;
+  columnSizing: Record<string, number>;
+}
+export interface UiState {
+  tab: Tab;
+  markets: GridPrefs;
+  events: GridPrefs;
+  leaderboard: { category: LeaderboardCategory; timePeriod: LeaderboardPeriod; orderBy: LeaderboardOrder };
+  orders: { market: string; asset: string };
+}
+
+export const DEFAULT_FILTERS: CatalogFilters = { active: 'any', closed: 'no', archived: 'any' };
+
+export const DEFAULT_UI: UiState = {
+  tab: 'markets',
+  markets: { filters: DEFAULT_FILTERS, sort: { field: 'volumeNum', desc: true }, columnSizing: {} },
+  events: { filters: DEFAULT_FILTERS, sort: { field: 'volume', desc: true }, columnSizing: {} },
+  leaderboard: { category: 'OVERALL', timePeriod: 'DAY', orderBy: 'PNL' },
+  orders: { market: '', asset: '' },
+};
+
+const oneOf = <T extends string>(v: unknown, values: readonly T[], fallback: T): T =>
+  typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : fallback;
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const str = (v: unknown, max = 300): string | undefined => (typeof v === 'string' && v.length <= max ? v : undefined);
+
+function readRef<K extends string>(v: unknown, label: K): ({ id: string } & Record<K, string>) | undefined {
+  const o = obj(v);
+  const id = str(o['id'], 40);
+  const text = str(o[label]);
+  return id && /^\d+$/.test(id) && text !== undefined ? ({ id, [label]: text } as { id: string } & Record<K, string>) : undefined;
+}
+
+function readGrid(v: unknown, fallback: GridPrefs, sortFields: readonly string[], withEvent: boolean): GridPrefs {
+  const o = obj(v);
+  const f = obj(o['filters']);
+  const tri = ['any', 'yes', 'no'] as const;
+  const tag = readRef(f['tag'], 'label');
+  const event = withEvent ? readRef(f['event'], 'title') : undefined;
+  const s = obj(o['sort']);
+  const sizing: Record<string, number> = {};
+  for (const [k, w] of Object.entries(obj(o['columnSizing']))) {
+    if (typeof w === 'number' && w >= 40 && w <= 2000) sizing[k] = Math.round(w);
+  }
+  return {
+    filters: {
+      active: oneOf(f['active'], tri, fallback.filters.active),
+      closed: oneOf(f['closed'], tri, fallback.filters.closed),
+      archived: oneOf(f['archived'], tri, fallback.filters.archived),
+      ...(tag ? { tag } : {}),
+      ...(event ? { event } : {}),
+    },
+    sort: {
+      field: oneOf(s['field'], sortFields, fallback.sort.field),
+      desc: typeof s['desc'] === 'boolean' ? s['desc'] : fallback.sort.desc,
+    },
+    columnSizing: sizing,
+  };
+}
+
+export const MARKET_SORTS = ['question', 'volumeNum', 'volume24hr', 'liquidityNum', 'endDate', 'startDate', 'createdAt'] as const;
+export const EVENT_SORTS = ['title', 'volume', 'volume24hr', 'liquidity', 'startDate', 'endDate', 'createdAt'] as const;
+
+export function readUiState(raw: Persisted): UiState {
+  const lb = obj(raw['leaderboard']);
+  const orders = obj(raw['orders']);
+  return {
+    tab: oneOf(raw['tab'], TABS, DEFAULT_UI.tab),
+    markets: readGrid(raw['markets'], DEFAULT_UI.markets, MARKET_SORTS, true),
+    events: readGrid(raw['events'], DEFAULT_UI.events, EVENT_SORTS, false),
+    leaderboard: {
+      category: oneOf(lb['category'], LEADERBOARD_CATEGORIES, 'OVERALL'),
+      timePeriod: oneOf(lb['timePeriod'], LEADERBOARD_PERIODS, 'DAY'),
+      orderBy: oneOf(lb['orderBy'], LEADERBOARD_ORDER, 'PNL'),
+    },
+    orders: { market: str(orders['market'], 100) ?? '', asset: str(orders['asset'], 100) ?? '' },
+  };
+}
+
+/** Catalog filters as `markets.list` / `events.list` parameters. */
+export function filterParams(f: CatalogFilters, withEvent: boolean): { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number } {
+  const p: { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number } = {};
+  for (const k of ['active', 'closed', 'archived'] as const) {
+    if (f[k] !== 'any') p[k] = f[k] === 'yes';
+  }
+  if (f.tag) p.tag_id = Number(f.tag.id);
+  if (withEvent && f.event) p.event_id = Number(f.event.id);
+  return p;
+}
+
+type Updater = (update: (s: UiState) => UiState) => void;
+const UiContext = createContext<{ ui: UiState; setUi: Updater } | null>(null);
+
+export function UiStateProvider({ initial, children }: { initial: UiState; children: ReactNode }) {
+  const [ui, setUiRaw] = useState(initial);
+  const setUi = useCallback<Updater>((update) => setUiRaw((s) => update(s)), []);
+  useEffect(() => saveUiState(ui as unknown as Persisted), [ui]);
+  const value = useMemo(() => ({ ui, setUi }), [ui, setUi]);
+  return <UiContext.Provider value={value}>{children}</UiContext.Provider>;
+}
+
+export function useUi(): { ui: UiState; setUi: Updater } {
+  const v = useContext(UiContext);
+  if (!v) throw new Error('useUi outside UiStateProvider');
+  return v;
+}

@@ -1,0 +1,168 @@
+/**
+ * Search results for the header's search box: events (each with its markets) and tags,
+ * from the service's full-text index; debounced, paged ("more results"). A tag filters the
+ * grids; an event or market opens in the detail panel.
+ */
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { api, type SearchEvent, type SearchResult } from '../api.ts';
+import { OutcomePrices, StatusBadge } from '../components/cells.tsx';
+import { fmtInt, fmtMoney } from '../format.ts';
+import { useNav } from '../nav.tsx';
+
+export const SEARCH_DEBOUNCE_MS = 80;
+const PER_PAGE = 20;
+const MARKETS_SHOWN = 6;
+
+/**
+ * Debounced with a leading edge: a change after a pause goes through at once (the first
+ * keystroke searches immediately); changes in quick succession collapse into one, `ms`
+ * after the last of them.
+ */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  const lastChange = useRef(0);
+  // A layout effect: the leading update re-renders before the browser paints.
+  useLayoutEffect(() => {
+    const now = performance.now();
+    const idle = now - lastChange.current >= ms;
+    lastChange.current = now;
+    if (idle) {
+      setV(value);
+      return;
+    }
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export function useSearch(q: string) {
+  const term = q.trim();
+  return useInfiniteQuery({
+    queryKey: ['search.query', { q: term, limit_per_type: PER_PAGE }],
+    queryFn: ({ pageParam }) => api.search.query({ q: term, limit_per_type: PER_PAGE, page: pageParam }),
+    initialPageParam: 1,
+    getNextPageParam: (last: SearchResult, all) => (last.pagination.hasMore ? all.length + 1 : undefined),
+    placeholderData: keepPreviousData,
+    enabled: term !== '',
+    staleTime: 30_000,
+  });
+}
+
+export function SearchView() {
+  const nav = useNav();
+  const debounced = useDebounced(nav.query, SEARCH_DEBOUNCE_MS);
+  const search = useSearch(debounced);
+  const pages = search.data?.pages ?? [];
+  const events = pages.flatMap((p) => p.events);
+  const tagMap = new Map(pages.flatMap((p) => p.tags).map((t) => [t.id, t]));
+  const tags = [...tagMap.values()];
+  const total = pages[0]?.pagination.totalResults;
+  const term = debounced.trim();
+  const state = term === '' ? 'idle' : search.isPending ? 'loading' : search.isError ? 'error' : events.length + tags.length === 0 ? 'empty' : 'ready';
+
+  return (
+    <section className="view search-view" aria-label="Search results" data-state={state} data-query={search.isPlaceholderData ? '' : term}>
+      <div className="toolbar">
+        <span className="toolbar-title">
+          {term === '' ? 'Search' : <>Results for <q>{term}</q></>}
+        </span>
+        {total !== undefined && term !== '' ? <span className="muted">{fmtInt(total)} matching events</span> : null}
+        {search.isFetching ? <span className="spinner" aria-label="Searching" /> : null}
+        <span className="toolbar-spacer" />
+        <span className="muted kbd-hint">
+          <kbd>Ctrl</kbd>+<kbd>K</kbd> to search
+        </span>
+      </div>
+      <div className="search-body">
+        {state === 'idle' ? (
+          <div className="empty">
+            <p className="empty-title">Search markets, events and tags</p>
+            <p className="empty-hint">Type in the search box above. Results come from the local cache, so search works offline too.</p>
+          </div>
+        ) : state === 'error' ? (
+          <div className="empty">
+            <p className="empty-title">Search failed</p>
+            <p className="empty-hint">{search.error?.message}</p>
+          </div>
+        ) : state === 'empty' ? (
+          <div className="empty">
+            <p className="empty-title">Nothing matches “{term}”</p>
+            <p className="empty-hint">Try fewer or different words.</p>
+          </div>
+        ) : (
+          <div className="search-columns">
+            <div className="search-events" aria-label="Events">
+              <h2 className="section-h">Events</h2>
+              {events.length === 0 && state === 'ready' ? <p className="muted">No events match.</p> : null}
+              <ul className="result-list">
+                {events.map((e) => (
+                  <SearchEventItem key={e.id} event={e} />
+                ))}
+              </ul>
+              {search.hasNextPage ? (
+                <button type="button" className="btn more" onClick={() => void search.fetchNextPage()} disabled={search.isFetchingNextPage}>
+                  {search.isFetchingNextPage ? 'Loading…' : 'More results'}
+                </button>
+              ) : null}
+            </div>
+            <div className="search-tags" aria-label="Tags">
+              <h2 className="section-h">Tags</h2>
+              {tags.length === 0 ? <p className="muted">No tags match.</p> : null}
+              <ul className="tag-results">
+                {tags.map((t) => (
+                  <li key={t.id}>
+                    <button
+                      type="button"
+                      className="tag-result"
+                      data-testid="search-tag"
+                      onClick={() => nav.filterByTag({ id: t.id, label: t.label ?? t.slug ?? t.id })}
+                      title={`Show markets tagged ${t.label ?? t.id}`}
+                    >
+                      <span>{t.label ?? t.slug}</span>
+                      <span className="muted">{fmtInt(t.event_count)}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function SearchEventItem({ event }: { event: SearchEvent }) {
+  const nav = useNav();
+  const markets = [...event.markets].sort((a, b) => (b.volumeNum ?? 0) - (a.volumeNum ?? 0));
+  return (
+    <li className="result">
+      <button type="button" className="result-title" data-testid="search-event" onClick={() => nav.open('event', event.id, { tab: 'events' })}>
+        {event.title ?? event.slug ?? event.id}
+      </button>
+      {markets.length ? (
+        <ul className="result-markets">
+          {markets.slice(0, MARKETS_SHOWN).map((m) => (
+            <li key={m.id}>
+              <button type="button" className="result-market" data-testid="search-market" onClick={() => nav.open('market', m.id, { tab: 'markets' })}>
+                <span className="em-title">{(m['groupItemTitle'] as string | undefined) || m.question || m.id}</span>
+                <OutcomePrices market={m} />
+                <span className="em-vol num">{fmtMoney(m.volumeNum ?? m.volume)}</span>
+                <StatusBadge item={m} />
+              </button>
+            </li>
+          ))}
+          {markets.length > MARKETS_SHOWN ? (
+            <li className="muted more-markets">
+              <button type="button" className="link-btn" onClick={() => nav.marketsOfEvent({ id: event.id, title: event.title ?? event.id })}>
+                {markets.length - MARKETS_SHOWN} more markets
+              </button>
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+    </li>
+  );
+}

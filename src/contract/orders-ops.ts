@@ -1,0 +1,93 @@
+/**
+ * The account's live orders (spec 2.4, 4.4, 5) and the credentials behind them.
+ *
+ * `GET /data/orders` on the clob face needs L2 auth (`auth: 'l2'`, checked by the face before
+ * dispatch); the app itself calls it over IPC without signing, being its own user. The other
+ * operations here are the desktop app's only (`http: false`): refreshing on demand, the orders
+ * cache's state, and setting or clearing credentials, which must never be reachable over HTTP.
+ */
+import { z } from 'zod';
+import { op } from './define.ts';
+import { str, type ParamDef } from './params.ts';
+
+/**
+ * Spec 2.4. `status` is lower-case (`live`, `matched`, `delayed`, `unmatched`, ...: DESIGN.md),
+ * whatever spelling the upstream used (`LIVE`, `ORDER_STATUS_LIVE`). `createdAt` is when the
+ * order was placed; `updatedAt` the upstream's, or else when the service last saw it change.
+ */
+export interface Order {
+  id: string;
+  status: string;
+  market: string;
+  assetId: string;
+  outcome: string;
+  makerAddress: string;
+  owner: string;
+  price: string;
+  originalSize: string;
+  sizeMatched: string;
+  side: string;
+  type: string;
+  associateTrades: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Spec 4.4: `next_cursor` is base64 of the next offset, `""` on the last page. */
+export interface OrdersPage {
+  data: Order[];
+  next_cursor: string;
+  limit: number;
+  count: number;
+}
+
+export interface OrdersStatus {
+  /** Credentials are configured (the address is in `credentials.status`). */
+  configured: boolean;
+  refreshing: boolean;
+  /** Orders cached for the configured account. */
+  count: number;
+  /** When the cached list was last fetched whole from the upstream. */
+  fetchedAt: string | null;
+  lastError: string | null;
+  /** The service never contacts the upstream (`--offline`). */
+  offline: boolean;
+}
+
+export interface CredentialsStatus {
+  configured: boolean;
+  address?: string;
+}
+
+export const ORDERS_PAGE_SIZE = 100;
+/** The cursor of the first page: base64("0"). */
+export const FIRST_CURSOR = 'MA==';
+
+export const ordersOperations = {
+  'orders.list': op<OrdersPage>()({
+    face: 'clob', method: 'GET', path: '/data/orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2',
+    // Any malformed cursor, however long, gets the one `invalid next_cursor` answer (the handler decodes it).
+    params: { id: str(), market: str(), asset_id: str(), next_cursor: { schema: z.string(), rule: 'a cursor' } as ParamDef<string> },
+  }),
+  'orders.refresh': op<OrdersStatus>()({
+    face: 'clob', method: 'POST', path: '/orders/refresh', errors: 'orders', unknownParams: 'ignore', http: false, params: {},
+  }),
+  'orders.status': op<OrdersStatus>()({
+    face: 'clob', method: 'GET', path: '/orders/status', errors: 'orders', unknownParams: 'ignore', http: false, params: {},
+  }),
+  'credentials.status': op<CredentialsStatus>()({
+    face: 'clob', method: 'GET', path: '/credentials', errors: 'orders', unknownParams: 'ignore', http: false, params: {},
+  }),
+  'credentials.set': op<CredentialsStatus>()({
+    face: 'clob', method: 'POST', path: '/credentials', errors: 'orders', unknownParams: 'reject', http: false,
+    params: {
+      apiKey: str({ required: true, maxLength: 512 }),
+      secret: str({ required: true, maxLength: 512 }),
+      passphrase: str({ required: true, maxLength: 512 }),
+      address: str({ required: true, maxLength: 42 }),
+    },
+  }),
+  'credentials.clear': op<CredentialsStatus>()({
+    face: 'clob', method: 'DELETE', path: '/credentials', errors: 'orders', unknownParams: 'ignore', http: false, params: {},
+  }),
+} as const;

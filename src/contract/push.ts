@@ -1,0 +1,24 @@
+/**
+ * Push events: what the service tells its clients without being asked. One typed map, sent
+ * over IPC (`webContents.send`) in Electron and as Server-Sent Events (`GET /stream`) in web
+ * mode; the renderer subscribes through one client either way.
+ */
+import type { SyncStatus } from './types.ts';
+
+export interface PushEvents {
+  /** Sync phase and progress; sent when a run starts, after each written batch, and when it ends. */
+  sync: SyncStatus;
+  /** The cached catalog changed; `version` is the store's catalogVersion. */
+  catalog: { version: number };
+  /** Whether the upstream is reachable (the cache keeps serving either way). */
+  online: { online: boolean };
+}
+
+export type PushName = keyof PushEvents;
+
+/** Every event name; the record makes a name missing from this list a type error. */
+export const PUSH_EVENTS = Object.keys({ sync: 1, catalog: 1, online: 1 } satisfies Record<PushName, 1>) as PushName[];
+
+export function isPushName(name: string): name is PushName {
+  return (PUSH_EVENTS as readonly string[]).includes(name);
+}

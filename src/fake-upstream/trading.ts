@@ -1,0 +1,357 @@
+/**
+ * The fake upstream's CLOB trading routes (interface spec 4.6; Polymarket's CLOB shapes):
+ * `GET /`, books, prices, midpoints, price histories (single and batch), `GET /data/trades`,
+ * and `POST /order` / `DELETE /order`, which change the fake's order list.
+ *
+ * Everything is derived from the token id (seeded, no Math.random) and a fixed clock, so the
+ * same request always gets the same answer. Writes and trades need L2 headers: verified when
+ * the fake is given credentials, otherwise only required to be present.
+ */
+import { createHash } from 'node:crypto';
+import { UNAUTHORIZED_BODY, verifyL2 } from '../auth/l2.ts';
+import type { Credentials } from '../auth/credentials.ts';
+import type { FakeClob, RawOrder } from './clob.ts';
+import { mulberry32 } from './prng.ts';
+import { DEFAULT_NOW } from './synthetic.ts';
+
+export interface TradingReply {
+  status: number;
+  body: string;
+}
+
+export interface FakeOrder {
+  id: string;
+  /** The POST /order body exactly as received. */
+  raw: string;
+  order: Record<string, unknown>;
+  owner: string;
+  orderType: string;
+  createdAt: number;
+}
+
+export interface FakeTradingOptions {
+  /** Verify L2 signatures against these; without them the headers need only be present. */
+  credentials?: Credentials;
+  /** Milliseconds since the epoch for timestamps and history ends (default: the synthetic catalog's now). */
+  now?: () => number;
+  /** The fake CLOB whose `/data/orders` list placed orders join and cancelled ones leave. */
+  clob?: FakeClob;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const json = (status: number, value: unknown): TradingReply => ({ status, body: JSON.stringify(value) });
+const bad = (error: string): TradingReply => json(400, { error });
+const TOKEN = /^\d{1,80}$/;
+const INTERVALS: Record<string, number> = { '1h': 3600, '6h': 6 * 3600, '1d': 86_400, '1w': 7 * 86_400, '1m': 30 * 86_400, max: 90 * 86_400, all: 90 * 86_400 };
+const MAX_POINTS = 1000;
+
+/** The routes this module answers, as `METHOD /path`. */
+export const TRADING_ROUTES: ReadonlySet<string> = new Set([
+  'GET /', 'GET /book', 'POST /books', 'GET /price', 'POST /prices', 'GET /midpoint', 'GET /prices-history',
+  'POST /batch-prices-history', 'GET /data/trades', 'POST /order', 'DELETE /order',
+]);
+
+function seedOf(token: string): number {
+  return createHash('sha256').update(token).digest().readUInt32LE(0);
+}
+
+const round = (x: number, step: number) => Math.round(x / step) * step;
+const fmt = (x: number) => String(Number(x.toFixed(4)));
+
+interface Book {
+  market: string;
+  asset_id: string;
+  timestamp: string;
+  hash: string;
+  bids: { price: string; size: string }[];
+  asks: { price: string; size: string }[];
+  min_order_size: string;
+  tick_size: string;
+  neg_risk: boolean;
+  last_trade_price: string;
+}
+
+export class FakeTrading {
+  readonly orders = new Map<string, FakeOrder>();
+  private readonly now: () => number;
+
+  constructor(private readonly opts: FakeTradingOptions = {}) {
+    this.now = opts.now ?? (() => DEFAULT_NOW);
+  }
+
+  /** Live orders, oldest first (the issue-4 `/data/orders` fake can serve these). */
+  liveOrders(): FakeOrder[] {
+    return [...this.orders.values()];
+  }
+
+  handles(method: string, path: string): boolean {
+    return TRADING_ROUTES.has(`${method === 'HEAD' ? 'GET' : method} ${path}`);
+  }
+
+  /** Answers a trading route, or undefined when `method path` is not one. */
+  route(method: string, path: string, q: URLSearchParams, body: string, headers: Headers): TradingReply | undefined {
+    const m = method === 'HEAD' ? 'GET' : method;
+    switch (`${m} ${path}`) {
+      case 'GET /':
+        return json(200, 'OK');
+      case 'GET /book':
+        return this.withToken(q.get('token_id'), (t) => json(200, this.book(t)));
+      case 'POST /books':
+        return this.withList(body, (items) => {
+          const out: Book[] = [];
+          for (const it of items) {
+            const t = it?.['token_id'];
+            if (typeof t !== 'string' || !TOKEN.test(t)) return bad('Invalid payload');
+            if (this.missing(t)) continue;
+            out.push(this.book(t));
+          }
+          return json(200, out);
+        });
+      case 'GET /price': {
+        const side = q.get('side');
+        if (side !== 'BUY' && side !== 'SELL') return bad('Invalid side');
+        return this.withToken(q.get('token_id'), (t) => json(200, { price: this.price(t, side) }));
+      }
+      case 'POST /prices':
+        return this.withList(body, (items) => {
+          const out: Record<string, Record<string, string>> = {};
+          for (const it of items) {
+            const t = it?.['token_id'];
+            const side = it?.['side'];
+            if (typeof t !== 'string' || !TOKEN.test(t) || (side !== 'BUY' && side !== 'SELL')) return bad('Invalid payload');
+            if (this.missing(t)) continue;
+            (out[t] ??= {})[side] = this.price(t, side);
+          }
+          return json(200, out);
+        });
+      case 'GET /midpoint':
+        return this.withToken(q.get('token_id'), (t) => json(200, { mid: fmt(this.mid(t)) }));
+      case 'GET /prices-history': {
+        const market = q.get('market');
+        if (!market || !TOKEN.test(market)) return bad('Invalid market');
+        const h = this.history(market, {
+          startTs: q.get('startTs'), endTs: q.get('endTs'), interval: q.get('interval'), fidelity: q.get('fidelity'),
+        });
+        return typeof h === 'string' ? bad(h) : json(200, { history: h });
+      }
+      case 'POST /batch-prices-history': {
+        const b = this.parse(body);
+        if (!b || typeof b !== 'object' || Array.isArray(b)) return bad('Invalid payload');
+        const r = b as Record<string, unknown>;
+        const markets = r['markets'];
+        if (!Array.isArray(markets) || markets.length === 0 || !markets.every((x) => typeof x === 'string' && TOKEN.test(x))) return bad('Invalid markets');
+        if (markets.length > 20) return bad('Too many markets, maximum is 20');
+        const str = (k: string) => (r[k] === undefined || r[k] === null ? null : String(r[k]));
+        const out: Record<string, { t: number; p: number }[]> = {};
+        for (const t of markets as string[]) {
+          const h = this.history(t, { startTs: str('start_ts'), endTs: str('end_ts'), interval: str('interval'), fidelity: str('fidelity') });
+          if (typeof h === 'string') return bad(h);
+          out[t] = h;
+        }
+        return json(200, { history: out });
+      }
+      case 'GET /data/trades': {
+        if (!this.authorized('GET', path, headers, '')) return json(401, UNAUTHORIZED_BODY);
+        const data = this.trades(q);
+        return json(200, { data, next_cursor: 'LTE=', limit: 100, count: data.length });
+      }
+      case 'POST /order': {
+        if (!this.authorized('POST', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
+        return this.place(body);
+      }
+      case 'DELETE /order': {
+        if (!this.authorized('DELETE', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
+        const b = this.parse(body) as Record<string, unknown> | undefined;
+        const id = b && typeof b === 'object' ? b['orderID'] : undefined;
+        if (typeof id !== 'string' || id === '') return bad('Invalid order payload');
+        if (this.opts.clob) this.opts.clob.orders = this.opts.clob.orders.filter((o) => o.id !== id);
+        if (!this.orders.delete(id)) return json(200, { canceled: [], not_canceled: { [id]: "order can't be found - already canceled or matched" } });
+        return json(200, { canceled: [id], not_canceled: {} });
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private authorized(method: string, path: string, headers: Headers, body: string): boolean {
+    if (this.opts.credentials) return verifyL2(this.opts.credentials, { method, path, headers, body }, { nowMs: Date.now() });
+    return ['address', 'signature', 'timestamp', 'api_key', 'passphrase'].every(
+      (h) => headers[`poly_${h}`] !== undefined || headers[`kuest_${h}`] !== undefined,
+    );
+  }
+
+  private parse(body: string): unknown {
+    try {
+      return JSON.parse(body);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Token "0" has no book, as unknown tokens answer upstream. */
+  private missing(token: string): boolean {
+    return /^0+$/.test(token);
+  }
+
+  private withToken(token: string | null, fn: (t: string) => TradingReply): TradingReply {
+    if (!token || !TOKEN.test(token)) return bad('Invalid token id');
+    if (this.missing(token)) return json(404, { error: 'No orderbook exists for the requested token id' });
+    return fn(token);
+  }
+
+  private withList(body: string, fn: (items: Record<string, unknown>[]) => TradingReply): TradingReply {
+    const items = this.parse(body);
+    if (!Array.isArray(items) || items.length === 0 || items.length > 500) return bad('Invalid payload');
+    return fn(items as Record<string, unknown>[]);
+  }
+
+  private mid(token: string): number {
+    return round(0.05 + 0.9 * mulberry32(seedOf(token))(), 0.005);
+  }
+
+  private book(token: string): Book {
+    const rng = mulberry32(seedOf(token) ^ 0x9e3779b9);
+    const mid = this.mid(token);
+    const bids: Book['bids'] = [];
+    const asks: Book['asks'] = [];
+    for (let k = 5; k >= 1; k--) {
+      const p = mid - 0.005 - 0.01 * (k - 1);
+      if (p > 0) bids.push({ price: fmt(p), size: String(10 + Math.floor(rng() * 990)) });
+    }
+    for (let k = 5; k >= 1; k--) {
+      const p = mid + 0.005 + 0.01 * (k - 1);
+      if (p < 1) asks.push({ price: fmt(p), size: String(10 + Math.floor(rng() * 990)) });
+    }
+    const market = '0x' + createHash('sha256').update(`market:${token}`).digest('hex');
+    return {
+      market,
+      asset_id: token,
+      timestamp: String(this.now()),
+      hash: createHash('sha1').update(JSON.stringify([token, bids, asks])).digest('hex'),
+      // Polymarket's order: bids ascending and asks descending (best last).
+      bids,
+      asks,
+      min_order_size: '5',
+      tick_size: '0.01',
+      neg_risk: false,
+      last_trade_price: fmt(mid),
+    };
+  }
+
+  private price(token: string, side: 'BUY' | 'SELL'): string {
+    const mid = this.mid(token);
+    return fmt(side === 'BUY' ? mid - 0.005 : mid + 0.005);
+  }
+
+  private history(
+    token: string,
+    p: { startTs: string | null; endTs: string | null; interval: string | null; fidelity: string | null },
+  ): { t: number; p: number }[] | string {
+    const nowS = Math.floor(this.now() / 1000);
+    const num = (v: string | null) => (v !== null && /^\d{1,12}(\.\d+)?$/.test(v) ? Math.floor(Number(v)) : null);
+    const fidelity = p.fidelity === null ? 1 : num(p.fidelity);
+    if (fidelity === null || fidelity < 1) return 'Invalid fidelity';
+    let start: number;
+    let end: number;
+    if (p.startTs !== null || p.endTs !== null) {
+      if (p.interval !== null) return 'startTs/endTs and interval are mutually exclusive';
+      start = num(p.startTs) ?? nowS - 86_400;
+      end = num(p.endTs) ?? nowS;
+      if (p.startTs !== null && num(p.startTs) === null) return 'Invalid startTs';
+      if (p.endTs !== null && num(p.endTs) === null) return 'Invalid endTs';
+    } else {
+      const span = INTERVALS[p.interval ?? '1d'];
+      if (span === undefined) return 'Invalid interval';
+      end = nowS;
+      start = nowS - span;
+    }
+    const step = fidelity * 60;
+    const first = Math.ceil(start / step) * step;
+    const out: { t: number; p: number }[] = [];
+    const mid = this.mid(token);
+    const phase = (seedOf(token) % 1000) / 1000;
+    // The newest points when the range holds more than MAX_POINTS.
+    const from = Math.max(first, end - (MAX_POINTS - 1) * step);
+    for (let t = Math.ceil(from / step) * step; t <= end; t += step) {
+      const v = mid + 0.05 * Math.sin((t / 86_400 + phase) * 2 * Math.PI);
+      out.push({ t, p: Number(Math.min(0.999, Math.max(0.001, v)).toFixed(4)) });
+    }
+    return out;
+  }
+
+  private trades(q: URLSearchParams): Record<string, unknown>[] {
+    const market = q.get('market');
+    const asset = q.get('asset_id');
+    const out: Record<string, unknown>[] = [];
+    for (let i = 0; i < 3; i++) {
+      const token = String(1000 + i);
+      const id = createHash('sha256').update(`trade:${i}`).digest('hex').slice(0, 36);
+      const t = {
+        id,
+        taker_order_id: '0x' + createHash('sha256').update(`taker:${i}`).digest('hex'),
+        market: '0x' + createHash('sha256').update(`market:${token}`).digest('hex'),
+        asset_id: token,
+        side: i % 2 === 0 ? 'BUY' : 'SELL',
+        size: String(5 * (i + 1)),
+        fee_rate_bps: '0',
+        price: this.price(token, 'BUY'),
+        status: 'CONFIRMED',
+        match_time: String(Math.floor(this.now() / 1000) - 3600 * (i + 1)),
+        last_update: String(Math.floor(this.now() / 1000) - 3600 * (i + 1)),
+        outcome: 'Yes',
+        maker_address: '0x0000000000000000000000000000000000000001',
+        owner: '00000000-0000-0000-0000-000000000000',
+        transaction_hash: '0x' + createHash('sha256').update(`tx:${i}`).digest('hex'),
+        bucket_index: 0,
+        maker_orders: [],
+        trader_side: 'TAKER',
+      };
+      if ((market === null || market === t.market) && (asset === null || asset === t.asset_id)) out.push(t);
+    }
+    return out;
+  }
+
+  private place(body: string): TradingReply {
+    const b = this.parse(body);
+    if (!b || typeof b !== 'object' || Array.isArray(b)) return bad('Invalid order payload');
+    const r = b as Record<string, unknown>;
+    const order = r['order'];
+    if (!order || typeof order !== 'object' || Array.isArray(order)) return bad('Invalid order payload');
+    const owner = typeof r['owner'] === 'string' ? r['owner'] : '';
+    const orderType = typeof r['orderType'] === 'string' ? r['orderType'] : 'GTC';
+    // The order hash: signed orders differ at least by salt and signature.
+    const id = '0x' + createHash('sha256').update(JSON.stringify(order)).digest('hex');
+    if (this.orders.has(id)) return json(200, { success: false, errorMsg: 'order already exists', orderID: id, transactionsHashes: [], status: '', takingAmount: '', makingAmount: '' });
+    this.orders.set(id, { id, raw: body, order: order as Record<string, unknown>, owner, orderType, createdAt: this.now() });
+    this.opts.clob?.orders.unshift(rawOrder(id, order as Record<string, unknown>, owner, orderType, this.now()));
+    return json(200, { success: true, errorMsg: '', orderID: id, transactionsHashes: [], status: 'live', takingAmount: '', makingAmount: '' });
+  }
+}
+
+/** A placed order as `/data/orders` lists it: sizes and price from the signed amounts (6 decimals). */
+function rawOrder(id: string, o: Record<string, unknown>, owner: string, orderType: string, nowMs: number): RawOrder {
+  const buy = o['side'] === 'BUY' || o['side'] === 0 || o['side'] === '0';
+  const maker = Number(o['makerAmount'] ?? 0);
+  const taker = Number(o['takerAmount'] ?? 0);
+  const shares = (buy ? taker : maker) / 1e6;
+  const usdc = (buy ? maker : taker) / 1e6;
+  const token = String(o['tokenId'] ?? '');
+  return {
+    id,
+    status: 'LIVE',
+    owner,
+    maker_address: String(o['maker'] ?? ''),
+    market: '0x' + createHash('sha256').update(`market:${token}`).digest('hex'),
+    asset_id: token,
+    side: buy ? 'BUY' : 'SELL',
+    original_size: fmt(shares),
+    size_matched: '0',
+    price: shares > 0 ? fmt(usdc / shares) : '0',
+    outcome: 'Yes',
+    expiration: String(o['expiration'] ?? '0'),
+    order_type: orderType,
+    associate_trades: [],
+    created_at: Math.floor(nowMs / 1000),
+  };
+}

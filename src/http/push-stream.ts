@@ -1,0 +1,48 @@
+/**
+ * Web mode's push events: Server-Sent Events at GET /stream on the base face. Each event is
+ * `event: <name>` + `data: <JSON>` (src/contract/push.ts); a new client first gets the
+ * current value of every event, so it never has to poll /status to catch up.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { PushHub } from '../service/push.ts';
+
+/** Open streams are bounded like everything else a client can hold open. */
+const MAX_STREAMS = 32;
+/** Comment lines keep idle proxies and the browser from timing the stream out. */
+const KEEPALIVE_MS = 15_000;
+
+export function registerPushStream(app: FastifyInstance, hub: PushHub): void {
+  let open = 0;
+  app.get('/stream', (req, reply) => {
+    if (open >= MAX_STREAMS) {
+      return reply.code(503).type('application/json').send({ type: 'unavailable', error: 'too many open streams' });
+    }
+    open++;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+    });
+    const send = (name: string, payload: unknown) => {
+      res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+    };
+    // EventSource reconnects after this many ms when the service restarts.
+    res.write('retry: 1000\n\n');
+    for (const [name, payload] of Object.entries(hub.snapshot())) send(name, payload);
+    const unsubscribe = hub.subscribe(send);
+    const ping = setInterval(() => res.write(': ping\n\n'), KEEPALIVE_MS);
+    ping.unref();
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      open--;
+      clearInterval(ping);
+      unsubscribe();
+    };
+    req.raw.on('close', end);
+    res.on('close', end);
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * The limit table (interface spec section 8), as one value: which windows exist, which routes
+ * each counts, and which class a route is in. The inbound limiter, the outbound scheduler and
+ * the fake upstream all read it; `--limits FILE` replaces it with a JSON file of the same shape.
+ *
+ * Routes are named `METHOD /path` with the contract's `:param` segments ("GET /markets/:id").
+ * A window lists routes and classes (`class:catalog`); a request counts in every window that
+ * names its route or its class.
+ *
+ * Decisions where section 8 is silent (DESIGN.md "Windows"):
+ * - by-id/slug routes, /status, /v1/leaderboard and the service's own extra base-face routes
+ *   (/limits, /leaderboard/meta, /stream, /app/ files, unknown paths) are catalog routes: they
+ *   count in "all catalog routes together" (4,000/10 s) and nothing narrower.
+ * - GET /data/orders, and any other clob-face route, is a trading read: it counts in "all such
+ *   routes together" (5,000/10 s).
+ * - The two write rows share one write budget at the rows' figures (2,400/10 s and 24,000/10 min),
+ *   of which `reserve.share` (10%) only DELETE /order may use: cancellations get through when
+ *   placements used the rest. Each route's own rows stay too.
+ */
+import { z } from 'zod';
+
+export interface WindowDef {
+  /** Policy name in the RateLimit headers: a short token. */
+  name: string;
+  limit: number;
+  seconds: number;
+  /** Routes ("GET /markets") and classes ("class:catalog") this window counts. */
+  routes: string[];
+  /** The listed routes may fill the window; the others stop at limit × (1 − share). */
+  reserve?: { share: number; for: string[] };
+}
+
+export interface LimitsTable {
+  windows: WindowDef[];
+  /** Route classes; a route not listed takes its face's (or upstream host's) class below. */
+  classes: Record<string, string[]>;
+  faces: { base: string; clob: string };
+  hosts: { gamma: string; clob: string; data: string };
+  /** Authenticated routes: keyed per API key (POLY_API_KEY / KUEST_API_KEY), others per address. */
+  apiKeyRoutes: string[];
+}
+
+const S = 10;
+const TEN_MIN = 600;
+
+export const DEFAULT_LIMITS: LimitsTable = {
+  windows: [
+    // 8.2 catalog routes
+    { name: 'catalog', limit: 4000, seconds: S, routes: ['class:catalog'] },
+    { name: 'events', limit: 500, seconds: S, routes: ['GET /events'] },
+    { name: 'markets', limit: 300, seconds: S, routes: ['GET /markets'] },
+    { name: 'listings', limit: 900, seconds: S, routes: ['GET /events', 'GET /markets'] },
+    { name: 'tags', limit: 200, seconds: S, routes: ['GET /tags'] },
+    { name: 'search', limit: 350, seconds: S, routes: ['GET /public-search'] },
+    // 8.3 trading reads
+    { name: 'trading', limit: 5000, seconds: S, routes: ['class:trading-read'] },
+    { name: 'health', limit: 50, seconds: S, routes: ['GET /'] },
+    { name: 'book', limit: 200, seconds: S, routes: ['GET /book'] },
+    { name: 'books', limit: 80, seconds: S, routes: ['POST /books'] },
+    { name: 'price', limit: 200, seconds: S, routes: ['GET /price'] },
+    { name: 'prices', limit: 80, seconds: S, routes: ['POST /prices'] },
+    { name: 'midpoint', limit: 200, seconds: S, routes: ['GET /midpoint'] },
+    { name: 'prices-history', limit: 100, seconds: S, routes: ['GET /prices-history'] },
+    { name: 'batch-prices-history', limit: 80, seconds: S, routes: ['POST /batch-prices-history'] },
+    { name: 'trades', limit: 150, seconds: S, routes: ['GET /data/trades'] },
+    // 8.4 trading writes: burst and sustained per route, and the shared write budget with the cancel reserve
+    { name: 'order-burst', limit: 2400, seconds: S, routes: ['POST /order'] },
+    { name: 'order-sustained', limit: 24000, seconds: TEN_MIN, routes: ['POST /order'] },
+    { name: 'cancel-burst', limit: 2400, seconds: S, routes: ['DELETE /order'] },
+    { name: 'cancel-sustained', limit: 24000, seconds: TEN_MIN, routes: ['DELETE /order'] },
+    { name: 'writes-burst', limit: 2400, seconds: S, routes: ['class:trading-write'], reserve: { share: 0.1, for: ['DELETE /order'] } },
+    { name: 'writes-sustained', limit: 24000, seconds: TEN_MIN, routes: ['class:trading-write'], reserve: { share: 0.1, for: ['DELETE /order'] } },
+  ],
+  classes: {
+    catalog: [
+      'GET /markets', 'GET /events', 'GET /tags', 'GET /public-search',
+      'GET /markets/:id', 'GET /markets/slug/:slug', 'GET /events/:id', 'GET /events/slug/:slug',
+      'GET /tags/:id', 'GET /tags/slug/:slug', 'GET /status', 'GET /v1/leaderboard',
+    ],
+    'trading-read': [
+      'GET /', 'GET /book', 'POST /books', 'GET /price', 'POST /prices', 'GET /midpoint',
+      'GET /prices-history', 'POST /batch-prices-history', 'GET /data/trades', 'GET /data/orders',
+    ],
+    'trading-write': ['POST /order', 'DELETE /order'],
+  },
+  faces: { base: 'catalog', clob: 'trading-read' },
+  hosts: { gamma: 'catalog', clob: 'trading-read', data: 'catalog' },
+  apiKeyRoutes: ['GET /data/orders', 'GET /data/trades', 'POST /order', 'DELETE /order'],
+};
+
+const ROUTE = z.string().regex(/^(GET|POST|DELETE|PUT|PATCH|HEAD) \/\S*$|^class:[\w-]+$/, 'a route ("GET /markets") or a class ("class:catalog")');
+
+const windowSchema = z.strictObject({
+  // A token: the name goes unquoted-safe into the RateLimit headers' strings.
+  name: z.string().regex(/^[\w.-]{1,40}$/, 'letters, digits, "-", "_" or "."'),
+  limit: z.number().int().min(1).max(1_000_000_000),
+  seconds: z.number().positive().max(86_400),
+  routes: z.array(ROUTE).min(1),
+  reserve: z.strictObject({ share: z.number().min(0).max(1), for: z.array(ROUTE) }).optional(),
+});
+
+const tableSchema = z.strictObject({
+  windows: z.array(windowSchema).min(1),
+  classes: z.record(z.string().regex(/^[\w-]+$/), z.array(ROUTE)).optional(),
+  faces: z.strictObject({ base: z.string(), clob: z.string() }).optional(),
+  hosts: z.strictObject({ gamma: z.string(), clob: z.string(), data: z.string() }).optional(),
+  apiKeyRoutes: z.array(ROUTE).optional(),
+});
+
+/**
+ * Reads a `--limits` JSON value. `windows` replaces the section 8 rows; the route mappings
+ * (`classes`, `faces`, `hosts`, `apiKeyRoutes`) default to the built-in ones when left out.
+ * Throws an Error whose message names the offending field.
+ */
+export function parseLimitsTable(input: unknown): LimitsTable {
+  const r = tableSchema.safeParse(input);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new Error(`limits table: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  }
+  const t = r.data;
+  const names = new Set<string>();
+  for (const w of t.windows) {
+    if (names.has(w.name)) throw new Error(`limits table: window name "${w.name}" is used twice`);
+    names.add(w.name);
+  }
+  return {
+    windows: t.windows.map((w) => ({ ...w, ...(w.reserve ? { reserve: { ...w.reserve } } : {}) })),
+    classes: t.classes ?? DEFAULT_LIMITS.classes,
+    faces: t.faces ?? DEFAULT_LIMITS.faces,
+    hosts: t.hosts ?? DEFAULT_LIMITS.hosts,
+    apiKeyRoutes: t.apiKeyRoutes ?? DEFAULT_LIMITS.apiKeyRoutes,
+  };
+}
+
+/** A window of a route's plan, with the capacity this route may use of it. */
+export interface PlannedWindow {
+  index: number;
+  def: WindowDef;
+  windowMs: number;
+  cap: number;
+}
+
+export interface RoutePlan {
+  route: string;
+  cls: string;
+  windows: PlannedWindow[];
+  /** `RateLimit-Policy` value: one item per window (IETF draft httpapi-ratelimit-headers). */
+  policy: string;
+}
+
+/**
+ * The table resolved for lookups: each route's windows, computed once per route. `scale`
+ * multiplies every capacity (the outbound scheduler's safety margin: 0.95).
+ */
+export class CompiledTable {
+  private readonly classOf = new Map<string, string>();
+  private readonly plans = new Map<string, RoutePlan>();
+  readonly apiKeyRoutes: ReadonlySet<string>;
+  /** The longest window, for evicting idle keys. */
+  readonly maxWindowMs: number;
+
+  constructor(
+    readonly table: LimitsTable,
+    private readonly scale = 1,
+  ) {
+    for (const [cls, routes] of Object.entries(table.classes)) for (const r of routes) if (!this.classOf.has(r)) this.classOf.set(r, cls);
+    this.apiKeyRoutes = new Set(table.apiKeyRoutes);
+    this.maxWindowMs = Math.max(...table.windows.map((w) => w.seconds * 1000));
+  }
+
+  get windows(): readonly WindowDef[] {
+    return this.table.windows;
+  }
+
+  /** The plan of `route` (undefined: a path no route matched), whose class defaults to `fallbackClass`. */
+  plan(route: string | undefined, fallbackClass: string): RoutePlan {
+    const key = `${route ?? ''}\u0000${fallbackClass}`;
+    let p = this.plans.get(key);
+    if (!p) {
+      p = this.build(route, fallbackClass);
+      // Outbound paths without a group (`/markets/123`) would grow this without end.
+      if (this.plans.size >= 10_000) this.plans.clear();
+      this.plans.set(key, p);
+    }
+    return p;
+  }
+
+  private build(route: string | undefined, fallbackClass: string): RoutePlan {
+    const cls = (route !== undefined ? this.classOf.get(route) : undefined) ?? fallbackClass;
+    const windows: PlannedWindow[] = [];
+    this.table.windows.forEach((def, index) => {
+      const counts = def.routes.some((r) => (r.startsWith('class:') ? r.slice(6) === cls : r === route));
+      if (!counts) return;
+      const reserved = def.reserve && !(route !== undefined && def.reserve.for.includes(route));
+      const share = reserved ? def.reserve!.share : 0;
+      const cap = Math.max(1, Math.floor(def.limit * (1 - share) * this.scale));
+      windows.push({ index, def, windowMs: def.seconds * 1000, cap });
+    });
+    const policy = windows.map((w) => `"${w.def.name}";q=${w.cap};w=${w.def.seconds}`).join(', ');
+    return { route: route ?? '(unmatched)', cls, windows, policy };
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The account side of the service (credentials, L2 auth, cached orders) and the leaderboard,
+ * composed here so service.ts only wires them in.
+ */
+import { CredentialHolder, type Credentials } from '../auth/credentials.ts';
+import { DEFAULT_WINDOW_S, verifyL2, type L2Request } from '../auth/l2.ts';
+import type { CatalogStore } from '../store/catalog-store.ts';
+import { LeaderboardStore } from '../store/leaderboard-store.ts';
+import { OrdersStore } from '../store/orders-store.ts';
+import type { Logger } from '../store/sqlite.ts';
+import { LeaderboardCache } from '../sync/leaderboard-cache.ts';
+import { OrdersSync } from '../sync/orders-sync.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+import { leaderboardHandlers } from './leaderboard-handlers.ts';
+import { ordersHandlers } from './orders-handlers.ts';
+
+export interface OrdersLeaderboardOptions {
+  credentials?: Credentials;
+  /** Orders refresh period (default 30 s). */
+  ordersIntervalMs?: number;
+  /** Leaderboard time-to-live (default 60 s). */
+  leaderboardTtlMs?: number;
+  /** Accepted L2 timestamp skew, seconds (default 300). */
+  authWindowS?: number;
+  /** The clock for auth windows, order times and the leaderboard TTL (tests inject one). */
+  now?: () => number;
+  profile?: string;
+  offline: boolean;
+  log: Logger;
+}
+
+export function createOrdersAndLeaderboard(store: CatalogStore, client: UpstreamClient, opts: OrdersLeaderboardOptions) {
+  const now = opts.now ?? Date.now;
+  const upstream = opts.offline ? undefined : client;
+  const credentials = new CredentialHolder(opts.credentials);
+  const side = store.sideTables();
+  const ordersStore = new OrdersStore(side.st, side.changed);
+  const orders = new OrdersSync(ordersStore, upstream, credentials, {
+    now,
+    log: opts.log,
+    family: opts.profile === 'kuest' ? 'KUEST' : 'POLY',
+    ...(opts.ordersIntervalMs !== undefined ? { intervalMs: opts.ordersIntervalMs } : {}),
+  });
+  const leaderboard = new LeaderboardCache(new LeaderboardStore(side.st, side.changed), upstream, {
+    now,
+    log: opts.log,
+    ...(opts.leaderboardTtlMs !== undefined ? { ttlMs: opts.leaderboardTtlMs } : {}),
+  });
+  // Cached orders of an account other than the configured one (credentials changed while the
+  // service was down) are dropped at start, like a change at run time drops them.
+  ordersStore.clear(credentials.get()?.address);
+  return {
+    orders,
+    leaderboard,
+    credentials,
+    handlers: { ...ordersHandlers(ordersStore, orders, credentials), ...leaderboardHandlers(leaderboard) },
+    authenticate: (req: L2Request) => verifyL2(credentials.get(), req, { nowMs: now(), windowS: opts.authWindowS ?? DEFAULT_WINDOW_S }),
+    async stop() {
+      await Promise.all([orders.stop(), leaderboard.stop()]);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * GET /public-search, answered from the cache's full-text index (never the upstream).
+ */
+import { badRequest } from '../contract/index.ts';
+import type { searchOperations } from '../contract/search-ops.ts';
+import type { CatalogStore } from '../store/catalog-store.ts';
+import type { HandlersFor } from './dispatch.ts';
+
+export function searchHandlers(store: CatalogStore): HandlersFor<keyof typeof searchOperations> {
+  return {
+    'search.query': (p) => {
+      // A blank term is as good as none (DESIGN.md: missing q is "q is required").
+      if (p.q.trim() === '') throw badRequest('catalog', 'q is required');
+      return store.search.search(p);
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The CLOB trading routes (contract/trading-ops.ts): forwarded to the upstream CLOB through the
+ * UpstreamClient (so through the outbound scheduler), with Polymarket's parameters and bodies
+ * unchanged.
+ *
+ * - Reads are cached for a short time (books and prices 2 s, histories 60 s), identical reads in
+ *   flight share one upstream request, and while the upstream cannot be reached the last good
+ *   answer is served with `Age` and `X-Marketdesk-Stale: 1`.
+ * - `GET /data/trades` and the writes are signed for the upstream with the configured
+ *   credentials (L2); the callers' own signatures were checked by the face. A write's body goes
+ *   out byte for byte and is never retried after a 5xx or a dropped connection (the order may
+ *   have been placed); only a 429 is retried.
+ * - The upstream's own 4xx answers are passed back with their status and `{error}` body.
+ */
+import type { Credentials } from '../auth/credentials.ts';
+import { UNAUTHORIZED_BODY, l2Headers, type HeaderFamily } from '../auth/l2.ts';
+import { ApiError, internalError, type OpName } from '../contract/index.ts';
+import { UpstreamError, buildUrl, type QueryValue, type UpstreamClient } from '../upstream/client.ts';
+import type { CallContext, HandlersFor } from './dispatch.ts';
+
+type TradingOp =
+  | 'clob.health' | 'book.get' | 'books.post' | 'price.get' | 'prices.post' | 'midpoint.get'
+  | 'pricesHistory.get' | 'pricesHistory.batch' | 'trades.list' | 'order.place' | 'order.cancel';
+
+export interface TradingTtls {
+  /** Books, prices and midpoints (default 2 s). */
+  book: number;
+  price: number;
+  /** Price histories (default 60 s). */
+  history: number;
+}
+
+export interface TradingOptions {
+  client: UpstreamClient;
+  credentials: () => Credentials | undefined;
+  /** Never contact the upstream (`--offline`): only cached answers (none at start). */
+  offline?: boolean;
+  ttlMs?: Partial<TradingTtls>;
+  /** Cached answers kept, newest use first (default 2,000). */
+  maxEntries?: number;
+  family?: HeaderFamily;
+  /** Wall clock, ms (tests). */
+  now?: () => number;
+}
+
+interface Entry {
+  value: unknown;
+  at: number;
+}
+
+/** Reads by route: the upstream path and method, and which TTL applies. */
+const READS = {
+  'book.get': { method: 'GET', path: '/book', ttl: 'book' },
+  'books.post': { method: 'POST', path: '/books', ttl: 'book' },
+  'price.get': { method: 'GET', path: '/price', ttl: 'price' },
+  'prices.post': { method: 'POST', path: '/prices', ttl: 'price' },
+  'midpoint.get': { method: 'GET', path: '/midpoint', ttl: 'price' },
+  'pricesHistory.get': { method: 'GET', path: '/prices-history', ttl: 'history' },
+  'pricesHistory.batch': { method: 'POST', path: '/batch-prices-history', ttl: 'history' },
+} as const satisfies Partial<Record<OpName, { method: 'GET' | 'POST'; path: string; ttl: keyof TradingTtls }>>;
+
+/** The upstream's error, in the orders family's `{error}` shape. */
+function passBack(e: UpstreamError): ApiError {
+  const b = e.body as { error?: unknown } | undefined;
+  const error = b && typeof b === 'object' && typeof b.error === 'string' ? b.error : `upstream answered ${e.status}`;
+  return new ApiError(e.status!, { error });
+}
+
+/** Declared params as the upstream query (absent ones left out), in a stable order for cache keys. */
+function queryOf(params: Record<string, unknown>): Record<string, QueryValue> {
+  const out: Record<string, QueryValue> = {};
+  for (const k of Object.keys(params).sort()) {
+    const v = params[k];
+    if (k !== 'body' && v !== undefined) out[k] = String(v);
+  }
+  return out;
+}
+
+export class TradingForwarder {
+  private readonly ttl: TradingTtls;
+  private readonly cache = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: TradingOptions) {
+    this.ttl = { book: 2_000, price: 2_000, history: 60_000, ...opts.ttlMs };
+    this.maxEntries = opts.maxEntries ?? 2_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  async read(op: keyof typeof READS, params: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
+    const r = READS[op];
+    const query = queryOf(params);
+    const body = typeof params['body'] === 'string' ? params['body'] : undefined;
+    const key = `${r.method} ${r.path}?${new URLSearchParams(query as Record<string, string>).toString()}\n${body ?? ''}`;
+    const hit = this.cache.get(key);
+    const now = this.now();
+    const age = (e: Entry) => String(Math.max(0, Math.floor((now - e.at) / 1000)));
+    if (hit && now - hit.at < this.ttl[r.ttl]) {
+      ctx.header?.('age', age(hit));
+      return hit.value;
+    }
+    if (this.opts.offline) return this.stale(hit, age, ctx);
+    let p = this.inFlight.get(key);
+    if (!p) {
+      p = this.opts.client
+        .request<unknown>('clob', r.path, {
+          method: r.method,
+          query,
+          ...(body !== undefined ? { rawBody: body } : {}),
+          group: `${r.method} ${r.path}`,
+          priority: 'user',
+        })
+        .finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, p);
+    }
+    try {
+      const value = await p;
+      this.remember(key, value);
+      return value;
+    } catch (e) {
+      if (e instanceof UpstreamError && e.status !== null) throw passBack(e);
+      // Unreachable, offline circuit, retries spent: the last good answer if there is one.
+      return this.stale(hit, age, ctx);
+    }
+  }
+
+  private stale(hit: Entry | undefined, age: (e: Entry) => string, ctx: CallContext): unknown {
+    if (!hit) throw internalError('orders');
+    ctx.header?.('age', age(hit));
+    ctx.header?.('x-marketdesk-stale', '1');
+    return hit.value;
+  }
+
+  private remember(key: string, value: unknown): void {
+    // Map order is insertion order: re-inserting makes this the newest, the first key the oldest.
+    this.cache.delete(key);
+    this.cache.set(key, { value, at: this.now() });
+    if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  /** A request signed for the upstream with the configured credentials. */
+  async signed(method: 'GET' | 'POST' | 'DELETE', path: string, query: Record<string, QueryValue>, body: string | undefined): Promise<unknown> {
+    const creds = this.opts.credentials();
+    if (!creds) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
+    if (this.opts.offline) throw internalError('orders');
+    // The signature covers the path as sent, so a CLOB behind a path prefix still verifies.
+    const signedPath = new URL(buildUrl(this.opts.client.urls.clob, path)).pathname;
+    const headers = l2Headers(creds, { method, path: signedPath, ...(body !== undefined ? { body } : {}) }, { nowMs: this.now(), family: this.opts.family ?? 'POLY' });
+    try {
+      return await this.opts.client.request<unknown>('clob', path, {
+        method,
+        query,
+        headers,
+        ...(body !== undefined ? { rawBody: body } : {}),
+        group: `${method} ${path}`,
+        priority: 'user',
+        // A write that may have reached the upstream is not sent again.
+        ...(method !== 'GET' ? { retry: 'throttled' as const } : {}),
+      });
+    } catch (e) {
+      if (e instanceof UpstreamError && e.status !== null) throw passBack(e);
+      throw internalError('orders');
+    }
+  }
+}
+
+export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
+  const f = new TradingForwarder(opts);
+  const read = <K extends keyof typeof READS>(op: K) => (p: Record<string, unknown>, ctx: CallContext) => f.read(op, p, ctx) as never;
+  return {
+    // The health route answers here: it says this service is up, not the upstream.
+    'clob.health': () => 'OK',
+    'book.get': read('book.get'),
+    'books.post': read('books.post'),
+    'price.get': read('price.get'),
+    'prices.post': read('prices.post'),
+    'midpoint.get': read('midpoint.get'),
+    'pricesHistory.get': read('pricesHistory.get'),
+    'pricesHistory.batch': read('pricesHistory.batch'),
+    'trades.list': (p) => f.signed('GET', '/data/trades', queryOf(p), undefined) as never,
+    'order.place': (p) => f.signed('POST', '/order', {}, p.body) as never,
+    'order.cancel': (p) => f.signed('DELETE', '/order', {}, p.body) as never,
+  };
+}

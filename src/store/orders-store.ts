@@ -1,0 +1,144 @@
+/**
+ * The account's open orders, cached in the catalog database (same file, same persistence) so
+ * `/data/orders` answers offline. Each refresh replaces the account's whole list: the upstream
+ * lists open orders only, so an order missing from a complete fetch has filled or been cancelled.
+ * Only one account's orders are kept; switching credentials drops the previous account's.
+ */
+import type { Order } from '../contract/orders-ops.ts';
+import type { Bind, Row, Statements } from './statements.ts';
+
+export const ORDERS_MIGRATION = `
+CREATE TABLE orders (
+  account TEXT NOT NULL,
+  id TEXT NOT NULL,
+  -- The upstream's order, so paging is stable between refreshes.
+  position INTEGER NOT NULL,
+  status TEXT NOT NULL, market TEXT NOT NULL, asset_id TEXT NOT NULL, outcome TEXT NOT NULL,
+  maker_address TEXT NOT NULL, owner TEXT NOT NULL, price TEXT NOT NULL, original_size TEXT NOT NULL,
+  size_matched TEXT NOT NULL, side TEXT NOT NULL, type TEXT NOT NULL,
+  associate_trades TEXT NOT NULL,
+  created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+  _id_lc TEXT NOT NULL, _market_lc TEXT NOT NULL,
+  PRIMARY KEY (account, id)
+) WITHOUT ROWID;
+CREATE INDEX orders_by_position ON orders(account, position);
+CREATE TABLE orders_fetches (account TEXT PRIMARY KEY, fetched_at INTEGER NOT NULL) WITHOUT ROWID;
+`;
+
+const COLS =
+  'id, status, market, asset_id, outcome, maker_address, owner, price, original_size, size_matched, side, type, associate_trades, created_at, updated_at';
+
+function toOrder(r: Row): Order {
+  return {
+    id: r[0] as string,
+    status: r[1] as string,
+    market: r[2] as string,
+    assetId: r[3] as string,
+    outcome: r[4] as string,
+    makerAddress: r[5] as string,
+    owner: r[6] as string,
+    price: r[7] as string,
+    originalSize: r[8] as string,
+    sizeMatched: r[9] as string,
+    side: r[10] as string,
+    type: r[11] as string,
+    associateTrades: JSON.parse(r[12] as string) as string[],
+    createdAt: r[13] as string,
+    updatedAt: r[14] as string,
+  };
+}
+
+/** The fields whose change means the order moved (fills, status), for `updatedAt`. */
+const changeKey = (o: Order): string => JSON.stringify([o.status, o.sizeMatched, o.price, o.originalSize, o.associateTrades]);
+
+export interface OrderFilters {
+  id?: string;
+  market?: string;
+  assetId?: string;
+}
+
+export class OrdersStore {
+  constructor(
+    private readonly st: Statements,
+    private readonly changed: () => void,
+  ) {}
+
+  /**
+   * Replaces `account`'s orders with a complete fetch. An order the upstream gives no update
+   * time for keeps its cached `updatedAt` while unchanged and gets `nowMs` when it changed.
+   */
+  replace(account: string, orders: readonly Order[], nowMs: number): void {
+    const acct = account.toLowerCase();
+    const nowIso = new Date(nowMs).toISOString();
+    const before = new Map<string, { key: string; updatedAt: string }>();
+    for (const r of this.st.all(`SELECT ${COLS} FROM orders WHERE account = ?`, [acct])) {
+      const o = toOrder(r);
+      before.set(o.id, { key: changeKey(o), updatedAt: o.updatedAt });
+    }
+    this.st.transaction(() => {
+      this.st.run('DELETE FROM orders WHERE account <> ?', [acct]);
+      this.st.run('DELETE FROM orders_fetches WHERE account <> ?', [acct]);
+      this.st.run('DELETE FROM orders WHERE account = ?', [acct]);
+      orders.forEach((o, position) => {
+        let updatedAt = o.updatedAt;
+        const prev = before.get(o.id);
+        if (prev) {
+          if (prev.key !== changeKey(o)) updatedAt = updatedAt > prev.updatedAt ? updatedAt : nowIso;
+          else if (prev.updatedAt > updatedAt) updatedAt = prev.updatedAt;
+        }
+        this.st.run(
+          `INSERT OR REPLACE INTO orders (account, position, ${COLS}, _id_lc, _market_lc) VALUES (?, ?, ${'?, '.repeat(15)}?, ?)`,
+          [
+            acct, position, o.id, o.status, o.market, o.assetId, o.outcome, o.makerAddress, o.owner, o.price, o.originalSize,
+            o.sizeMatched, o.side, o.type, JSON.stringify(o.associateTrades), o.createdAt, updatedAt,
+            o.id.toLowerCase(), o.market.toLowerCase(),
+          ],
+        );
+      });
+      this.st.run('INSERT OR REPLACE INTO orders_fetches (account, fetched_at) VALUES (?, ?)', [acct, nowMs]);
+    });
+    this.changed();
+  }
+
+  /** One page in upstream order; `more` says whether anything follows it. */
+  page(account: string, f: OrderFilters, offset: number, limit: number): { data: Order[]; more: boolean } {
+    const where = ['account = ?'];
+    const bind: Bind = [account.toLowerCase()];
+    // Order hashes and condition ids are hex: any letter case names the same one.
+    const filter = (sql: string, v: string | undefined) => {
+      if (v === undefined) return;
+      where.push(sql);
+      bind.push(v);
+    };
+    filter('_id_lc = ?', f.id?.toLowerCase());
+    filter('_market_lc = ?', f.market?.toLowerCase());
+    filter('asset_id = ?', f.assetId);
+    const rows = this.st.all(`SELECT ${COLS} FROM orders WHERE ${where.join(' AND ')} ORDER BY position LIMIT ? OFFSET ?`, [
+      ...bind, limit + 1, offset,
+    ]);
+    return { data: rows.slice(0, limit).map(toOrder), more: rows.length > limit };
+  }
+
+  count(account: string): number {
+    return Number(this.st.value('SELECT count(*) FROM orders WHERE account = ?', [account.toLowerCase()]) ?? 0);
+  }
+
+  /** When `account`'s list was last fetched whole (epoch ms), or null. */
+  fetchedAt(account: string): number | null {
+    const v = this.st.value('SELECT fetched_at FROM orders_fetches WHERE account = ?', [account.toLowerCase()]);
+    return typeof v === 'number' ? v : null;
+  }
+
+  /** Drops every cached order (credentials cleared), or every one not of `keep`'s account. */
+  clear(keep?: string): void {
+    const k = keep?.toLowerCase() ?? '';
+    let n = 0;
+    this.st.transaction(() => {
+      this.st.run('DELETE FROM orders WHERE account <> ?', [k]);
+      n += this.st.changes();
+      this.st.run('DELETE FROM orders_fetches WHERE account <> ?', [k]);
+      n += this.st.changes();
+    });
+    if (n > 0) this.changed();
+  }
+}

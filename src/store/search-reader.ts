@@ -1,0 +1,260 @@
+/**
+ * GET /public-search answered from the full-text index (search-index.ts), offline.
+ *
+ * The MATCH expression is built here from tokens, never from the user's text: q is cut at
+ * double quotes into bare words and phrases, each part is tokenized by SQLite's own unicode61
+ * tokenizer (fts3tokenize, the one the index uses), and every token goes back quoted. So
+ * NEAR, AND, `*`, `-`, `:`, `^` and parentheses are plain words or separators, and every
+ * word must match (FTS4's implicit AND). The last word, when not inside a closed phrase, is a
+ * prefix.
+ *
+ * Ranking: BM25 over matchinfo, computed in JS. Per phrase one idf (from the column where
+ * it is most common), times the weighted, saturated hit count of each column. There is no
+ * length normalisation (BM25 b = 0), because matchinfo's per-row document length ('l') costs
+ * a %_docsize lookup per match, about 2.5 µs each, so a 40,000-hit query would spend 100 ms on
+ * it. The column weights make a title hit outrank any number of description hits. Ties
+ * are broken by volume (descending, nulls last) and then by id.
+ */
+import { type ParamsOf, type SearchEvent, type SearchResult, type SearchTag } from '../contract/index.ts';
+import { MARKET_COLS, mapMarket, type CatalogReader } from './catalog-reader.ts';
+import { SEARCH_COLUMNS } from './search-index.ts';
+import { placeholders, type Bind, type Statements } from './statements.ts';
+
+/**
+ * Column weights, in SEARCH_COLUMNS order: title, ticker+slug, questions, description, details.
+ * A saturated column gives at most weight x 2.2, so one title hit (5) or one market-question
+ * hit (3.5) outranks any number of description hits ((1 + 0.5) x 2.2 = 3.3).
+ */
+const EVENT_WEIGHTS = [5, 3, 3.5, 1, 0.5];
+const TAG_WEIGHTS = [2, 1];
+const K1 = 1.2;
+/**
+ * Bounds the work of one query (each word loads a doclist; a common one covers every event):
+ * words past this many, phrase words included, are ignored.
+ */
+export const MAX_WORDS = 16;
+
+interface Term {
+  tokens: string[];
+  prefix: boolean;
+}
+
+/** Saturated term frequency: BM25's tf component with b = 0. */
+const sat = (tf: number) => (tf * (K1 + 1)) / (tf + K1);
+
+function int32(b: Uint8Array, i: number): number {
+  const o = i * 4;
+  return b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24);
+}
+
+/** idf of each phrase from matchinfo 'pcnx' (the same for every row of a query). */
+function phraseIdf(mi: Uint8Array): number[] {
+  const phrases = int32(mi, 0);
+  const cols = int32(mi, 1);
+  const docs = int32(mi, 2);
+  const out: number[] = [];
+  for (let p = 0; p < phrases; p++) {
+    let n = 0;
+    for (let c = 0; c < cols; c++) n = Math.max(n, int32(mi, 3 + 3 * (p * cols + c) + 2));
+    out.push(Math.log(1 + (docs - n + 0.5) / (n + 0.5)));
+  }
+  return out;
+}
+
+export class SearchReader {
+  /** idf x column weight per (phrase, column) of the query being ranked. */
+  private weights: Float64Array = new Float64Array(0);
+  /** Rows ranked by the current query: one call per match, so it is the match count. */
+  private ranked = 0;
+
+  constructor(
+    private readonly st: Statements,
+    private readonly catalog: CatalogReader,
+  ) {
+    // Per connection: the query tokenizer (temp schema, never persisted) and the rank function.
+    st.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_tokens USING fts3tokenize('unicode61', 'remove_diacritics=2')`);
+    st.db.create_function('search_rank', (mi: Uint8Array) => this.rank(mi));
+  }
+
+  /** Per row: matchinfo 'pcy' (hits per phrase and column in this row) against this.weights. */
+  private rank(mi: Uint8Array): number {
+    this.ranked++;
+    const w = this.weights;
+    const n = Math.min(int32(mi, 0) * int32(mi, 1), w.length);
+    let score = 0;
+    for (let k = 0; k < n; k++) {
+      const tf = int32(mi, 2 + k);
+      if (tf !== 0) score += w[k]! * sat(tf);
+    }
+    return score;
+  }
+
+  /**
+   * Throws when the index disagrees with the rows: FTS4's own integrity check of both tables
+   * against their content, and search_order against the events. For tests and diagnostics.
+   */
+  verify(): void {
+    this.st.db.exec(`INSERT INTO search_fts(search_fts) VALUES ('integrity-check'); INSERT INTO tag_fts(tag_fts) VALUES ('integrity-check')`);
+    const stray = this.st.value(
+      'SELECT (SELECT count(*) FROM events e LEFT JOIN search_order o ON o.id = e.id WHERE o.id IS NULL OR o.volume IS NOT e."volume") + ' +
+        '(SELECT count(*) FROM search_order WHERE id NOT IN (SELECT id FROM events)) + (SELECT count(*) FROM search_dirty)',
+    );
+    if (stray !== 0) throw new Error(`search index: ${String(stray)} rows out of step with the events`);
+  }
+
+  private tokens(text: string): string[] {
+    return this.st.all('SELECT token FROM search_tokens WHERE input = ? ORDER BY position', [text]).map((r) => String(r[0]));
+  }
+
+  /** q as terms: bare words one by one, quoted parts as phrases; the last word a prefix. */
+  parse(q: string): Term[] {
+    const parts = q.split('"');
+    const terms: Term[] = [];
+    let words = 0;
+    let lastClosed = false;
+    parts.forEach((part, i) => {
+      if (words >= MAX_WORDS) return;
+      const quoted = i % 2 === 1;
+      const toks = this.tokens(part).slice(0, MAX_WORDS - words);
+      if (toks.length === 0) return;
+      words += toks.length;
+      if (quoted) terms.push({ tokens: toks, prefix: false });
+      else for (const t of toks) terms.push({ tokens: [t], prefix: false });
+      // A phrase is closed when a quote follows it; an unclosed one is still being typed.
+      lastClosed = quoted && i < parts.length - 1;
+    });
+    const last = terms[terms.length - 1];
+    if (last && !lastClosed) last.prefix = true;
+    return terms;
+  }
+
+  /** The FTS MATCH text: every token quoted (tokens never hold a quote), a phrase per term. */
+  static matchExpression(terms: readonly Term[]): string {
+    return terms.map((t) => `"${t.tokens.join(' ')}${t.prefix ? '*' : ''}"`).join(' ');
+  }
+
+  search(p: ParamsOf<'search.query'>): SearchResult {
+    const limit = p.limit_per_type;
+    const offset = (p.page - 1) * limit;
+    const empty: SearchResult = { events: [], tags: [], pagination: { hasMore: false, totalResults: 0 } };
+    const terms = this.parse(p.q);
+    if (terms.length === 0) return empty;
+    let wallets: string[] | undefined;
+    if (p.creator !== undefined) {
+      wallets = this.catalog.creatorWallets(p.creator);
+      if (wallets.length === 0) return empty; // an unknown site yields nothing (DESIGN.md)
+    }
+    const match = SearchReader.matchExpression(terms);
+    const { ids, total } = this.rankedEvents(terms.length, match, wallets, limit, offset);
+    return {
+      events: this.hydrate(ids),
+      tags: p.search_tags ? this.tags(match, wallets, limit, offset) : [],
+      pagination: { hasMore: offset + ids.length < total, totalResults: total },
+    };
+  }
+
+  /** An event is the site's when it says so itself or one of its markets does (as in listEvents). */
+  private creatorFilter(wallets: string[] | undefined, alias: string): { sql: string; bind: Bind } {
+    if (!wallets) return { sql: '', bind: [] };
+    const list = placeholders(wallets.length);
+    return {
+      sql: `(${alias}._creator_lc IN (${list}) OR ${alias}.id IN (SELECT me.event_id FROM market_events me JOIN markets m ON m.id = me.market_id WHERE m._creator_lc IN (${list})))`,
+      bind: [...wallets, ...wallets],
+    };
+  }
+
+  private rankedEvents(terms: number, match: string, wallets: string[] | undefined, limit: number, offset: number): { ids: number[]; total: number } {
+    // With one term, idf scales every score alike and cannot change the order: skip its pass
+    // over the doclists (the dearest part of a one-letter prefix after the ranking itself).
+    let idf = [1];
+    if (terms > 1) {
+      const globals = this.st.first(`SELECT matchinfo(search_fts, 'pcnx') FROM search_fts WHERE search_fts MATCH ? LIMIT 1`, [match]);
+      if (!globals) return { ids: [], total: 0 };
+      idf = phraseIdf(globals[0] as Uint8Array);
+    }
+    this.weights = new Float64Array(idf.length * SEARCH_COLUMNS.length);
+    idf.forEach((v, p) => EVENT_WEIGHTS.forEach((w, c) => (this.weights[p * SEARCH_COLUMNS.length + c] = v * w)));
+
+    // Volume from the narrow search_order table; the events rows only for the creator filter.
+    const creator = this.creatorFilter(wallets, 'e');
+    const join = creator.sql ? ` JOIN events e ON e.id = s.docid WHERE ${creator.sql}` : '';
+    this.ranked = 0;
+    const ids = this.st
+      .all(
+        `SELECT s.docid FROM (SELECT docid, search_rank(matchinfo(search_fts, 'pcy')) AS score FROM search_fts WHERE search_fts MATCH ?) s ` +
+          `JOIN search_order o ON o.id = s.docid${join} ` +
+          `ORDER BY s.score DESC, o.volume IS NULL, o.volume DESC, o.id LIMIT ? OFFSET ?`,
+        // Past 2^53 no catalog has that many rows; SQLite wants an integer there.
+        [match, ...creator.bind, limit, Math.min(offset, Number.MAX_SAFE_INTEGER)],
+      )
+      .map((r) => r[0] as number);
+    // Every match was ranked once (ORDER BY needs all scores), so without a filter the count of
+    // rank calls is the total and a second pass over the doclists is saved.
+    const total = creator.sql
+      ? Number(this.st.value(
+        `SELECT count(*) FROM search_fts JOIN events e ON e.id = search_fts.docid WHERE search_fts MATCH ? AND ${creator.sql}`,
+        [match, ...creator.bind],
+      ) ?? 0)
+      : this.ranked;
+    return { ids, total };
+  }
+
+  /** EventRef plus every market of the event (closed ones too), in the page's order. */
+  private hydrate(ids: number[]): SearchEvent[] {
+    if (ids.length === 0) return [];
+    const list = placeholders(ids.length);
+    const byId = new Map<number, SearchEvent>();
+    for (const [id, ticker, slug, title] of this.st.all(`SELECT id, "ticker", "slug", "title" FROM events WHERE id IN (${list})`, ids)) {
+      const ev: SearchEvent = { id: String(id), markets: [] };
+      if (typeof ticker === 'string') ev.ticker = ticker;
+      if (typeof slug === 'string') ev.slug = slug;
+      if (typeof title === 'string') ev.title = title;
+      byId.set(id as number, ev);
+    }
+    for (const row of this.st.all(
+      `SELECT me.event_id, ${MARKET_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id ` +
+        `WHERE me.event_id IN (${list}) ORDER BY me.event_id, me.position, m.id`,
+      ids,
+    )) {
+      byId.get(row[0] as number)?.markets.push(mapMarket(row.slice(1)));
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * Tags by relevance, then by how many cached events carry them, then id. Tags are few
+   * (hundreds to thousands), so all matches are ranked here in JS. With `creator`, only the
+   * site's events count, and tags none of them carry are left out.
+   */
+  private tags(match: string, wallets: string[] | undefined, limit: number, offset: number): SearchTag[] {
+    const creator = this.creatorFilter(wallets, 'e');
+    const counted = creator.sql
+      ? `SELECT count(*) FROM event_tags et JOIN events e ON e.id = et.event_id WHERE et.tag_id = tag_fts.docid AND ${creator.sql}`
+      : 'SELECT count(*) FROM event_tags et WHERE et.tag_id = tag_fts.docid';
+    const rows = this.st.all(`SELECT docid, matchinfo(tag_fts, 'pcnx'), (${counted}) FROM tag_fts WHERE tag_fts MATCH ?`, [...creator.bind, match]);
+    if (rows.length === 0) return [];
+    const idf = phraseIdf(rows[0]![1] as Uint8Array);
+    const ranked = rows
+      .map(([id, mi, events]) => {
+        const b = mi as Uint8Array;
+        const cols = int32(b, 1);
+        let score = 0;
+        idf.forEach((v, p) => TAG_WEIGHTS.forEach((w, c) => (score += v * w * sat(int32(b, 3 + 3 * (p * cols + c))))));
+        return { id: id as number, score, events: events as number };
+      })
+      .filter((t) => !wallets || t.events > 0)
+      .sort((a, b) => b.score - a.score || b.events - a.events || a.id - b.id)
+      .slice(offset, offset + limit);
+    if (ranked.length === 0) return [];
+    const fields = new Map(
+      this.st.all(`SELECT id, "label", "slug" FROM tags WHERE id IN (${placeholders(ranked.length)})`, ranked.map((t) => t.id)).map((r) => [r[0] as number, r]),
+    );
+    return ranked.map((t) => {
+      const tag: SearchTag = { id: String(t.id), event_count: t.events };
+      const [, label, slug] = fields.get(t.id) ?? [];
+      if (typeof label === 'string') tag.label = label;
+      if (typeof slug === 'string') tag.slug = slug;
+      return tag;
+    });
+  }
+}
