@@ -18,7 +18,7 @@ const USAGE = {
     '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N] [--sites FILE] ' +
     '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits]',
   sync:
-    'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] [--horizon-days N]',
+    'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] [--horizon-days N] [--limits FILE]',
 };
 
 const upstreamFlags = {
@@ -164,13 +164,15 @@ async function serve(argv: string[]): Promise<void> {
 }
 
 async function syncOnce(argv: string[]): Promise<void> {
-  const { values: v } = parseArgs({ args: argv, options: upstreamFlags, strict: true, allowPositionals: false });
+  const { values: v } = parseArgs({ args: argv, options: { ...upstreamFlags, limits: { type: 'string' } }, strict: true, allowPositionals: false });
   if (v.help) return void console.log(USAGE.sync);
   const { profile, urls } = upstreamConfig(v);
   const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 36500);
   const dataDir = v['data-dir'] ?? defaultDataDir();
   const service = await startService({
     dataDir, http: false, profile, urls,
+    // The outbound budgets (`--limits FILE` replaces section 8's table).
+    limits: { table: readLimits(v.limits), inbound: false },
     // Fail within seconds when the upstream is unreachable, not after minutes of backoff.
     client: { maxRetries: 3, maxDelayMs: 5000 },
     ...(horizonDays !== undefined ? { horizonMs: horizonDays * 86_400_000 } : {}),

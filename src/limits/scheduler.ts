@@ -75,10 +75,10 @@ const PRIORITIES: readonly Priority[] = ['user', 'background'];
 
 const realTimers: Timers = {
   set(fn, ms) {
-    const t = setTimeout(fn, ms);
-    // A waiting queue never keeps the process alive by itself.
-    t.unref();
-    return t;
+    // Not unref'd: a queued request has a caller awaiting it, so the process must stay up
+    // until it is sent (a CLI `sync` would otherwise exit with its top-level await unsettled).
+    // close() clears the timers when the service stops.
+    return setTimeout(fn, ms);
   },
   clear(h) {
     clearTimeout(h as NodeJS.Timeout);
