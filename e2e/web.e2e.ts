@@ -65,6 +65,10 @@ describe('web mode (fixture catalog)', () => {
     await journey.searchAndOpen(env.browser.page, env.api, 'bitcoin');
   });
 
+  test('pages through search results', async () => {
+    await journey.searchPaging(env.browser.page, env.api, 'will');
+  });
+
   test('switches leaderboard category, period and order, and pages', async () => {
     await journey.leaderboard(env.browser.page, env.api);
   });
@@ -86,12 +90,32 @@ describe('web mode (fixture catalog)', () => {
     });
   });
 
+  test('says so when the service itself goes away', async () => {
+    const { page } = env.browser;
+    await page.waitForSelector('[data-testid="online-indicator"]:text-is("Online")');
+    await env.service.close();
+    await page.waitForSelector('[data-testid="service-banner"]');
+    await page.waitForSelector('[data-testid="online-indicator"]:text-is("No service")');
+  });
+
   test('remembers the tab, sort and filters across a reload', async () => {
     const { page } = env.browser;
     await journey.showTab(page, 'Markets');
     await page.locator('[role="columnheader"] button', { hasText: '24h vol' }).click();
     await page.waitForSelector('[role="columnheader"][aria-sort="descending"] >> text=24h vol');
     await page.getByLabel('Closed filter').selectOption('any');
+    // Widen the Event column by dragging its header's edge.
+    const eventHeader = page.locator('[role="columnheader"]', { has: page.locator('.th-label:text-is("Event")') });
+    const before = (await eventHeader.boundingBox())!.width;
+    const edge = (await page.getByRole('separator', { name: 'Resize Event' }).boundingBox())!;
+    await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(edge.x + edge.width / 2 + 80, edge.y + edge.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const widened = (await eventHeader.boundingBox())!.width;
+    if (Math.abs(widened - before - 80) > 2) throw new Error(`column width ${before} -> ${widened}`);
+    const cell = page.locator('[data-testid="market-row"][data-index="0"] [role="gridcell"]').nth(1);
+    if (Math.abs((await cell.boundingBox())!.width - widened) > 1) throw new Error('cells follow the header width');
     await journey.showTab(page, 'Events');
     // Saved a moment after the change (debounced); wait for it to be in storage.
     await page.waitForFunction(() => {
@@ -105,5 +129,7 @@ describe('web mode (fixture catalog)', () => {
     await page.waitForSelector('[role="columnheader"][aria-sort="descending"] >> text=24h vol');
     const closed = await page.getByLabel('Closed filter').inputValue();
     if (closed !== 'any') throw new Error(`closed filter after reload: ${closed}`);
+    const width = (await eventHeader.boundingBox())!.width;
+    if (Math.abs(width - widened) > 1) throw new Error(`column width after reload: ${width}, not ${widened}`);
   });
 });

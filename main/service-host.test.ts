@@ -90,6 +90,14 @@ describe('service host (worker thread)', () => {
     expect(host.state().lastError).toMatch(/crash requested/);
   });
 
+  it('restarts on request (a settings change); calls made meanwhile wait for the new core', async () => {
+    const restarted = host.restart();
+    const during = host.invoke('markets.list', { limit: 1 });
+    await restarted;
+    expect(await during).toMatchObject({ ok: true });
+    expect(host.state().state).toBe('running');
+  });
+
   it('stops cleanly with the cache persisted, and refuses calls afterwards', async () => {
     // The restarted core syncs again; stop as soon as that sync has written the cache.
     const since = events.map((e) => e.event).lastIndexOf('service');

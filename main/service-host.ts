@@ -161,6 +161,8 @@ export function startServiceHost(opts: ServiceHostOptions): ServiceHost {
     async restart() {
       if (stopping) return;
       if (restartTimer) clearTimeout(restartTimer);
+      // Calls made meanwhile wait for the new core instead of failing.
+      setState({ state: 'restarting' });
       const w = worker;
       if (w) {
         const stopped = new Promise<void>((resolve) => (stoppedForRestart = resolve));

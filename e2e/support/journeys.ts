@@ -168,7 +168,7 @@ export async function searchAndOpen(page: Page, api: Oracle, term: string): Prom
   await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Search markets, events and tags');
   await page.keyboard.type(term);
   await page.waitForSelector(`.search-view[data-state="ready"][data-query="${term}"]`);
-  const result = await api<{ events: Json[]; tags: Json[] }>(`/public-search?q=${encodeURIComponent(term)}&limit_per_type=20`);
+  const result = await api<{ events: Json[]; tags: Json[] }>(`/public-search?q=${encodeURIComponent(term)}&limit_per_type=10`);
   assert.ok(result.events.length > 0, `the catalog has events matching ${term}`);
   await page.waitForSelector(`[data-testid="search-event"]:text-is("${eventLabel(result.events[0]!)}")`);
   const shown = await page.locator('[data-testid="search-event"]').allTextContents();
@@ -257,4 +257,18 @@ export async function ordersWithCredentials(page: Page, creds: Creds, pageSizes:
     await page.waitForSelector(`.pager >> text=Page ${i + 1} · ${n} orders`);
   }
   assert.ok(await page.getByRole('button', { name: 'Next →' }).isDisabled());
+}
+
+/** Search results come a page at a time; "More results" appends the next page. */
+export async function searchPaging(page: Page, api: Oracle, term: string): Promise<void> {
+  const first = await api<{ events: Json[]; pagination: { hasMore: boolean } }>(`/public-search?q=${encodeURIComponent(term)}&limit_per_type=10`);
+  assert.ok(first.pagination.hasMore, `"${term}" has more than one page of results`);
+  const second = await api<{ events: Json[] }>(`/public-search?q=${encodeURIComponent(term)}&limit_per_type=10&page=2`);
+  await page.keyboard.press('Control+K');
+  await page.keyboard.type(term);
+  await page.waitForSelector(`.search-view[data-state="ready"][data-query="${term}"]`);
+  await page.getByRole('button', { name: 'More results' }).click();
+  const want = [...first.events, ...second.events].map(eventLabel);
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="search-event"]').length === n, want.length);
+  assert.deepEqual(await page.locator('[data-testid="search-event"]').allTextContents(), want);
 }

@@ -11,7 +11,7 @@ import {
 } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { useNav } from '../nav.tsx';
-import { OutcomePrices, StatusBadge } from './cells.tsx';
+import { OutcomeBox, StatusBadge } from './cells.tsx';
 
 export function DetailPanel() {
   const nav = useNav();
@@ -208,7 +208,7 @@ function EventDetail({ id }: { id: string }) {
           <li key={m.id}>
             <button type="button" className="event-market" onClick={() => nav.open('market', m.id)}>
               <span className="em-title">{(m['groupItemTitle'] as string | undefined) || m.question || m.id}</span>
-              <OutcomePrices market={m} />
+              <OutcomeBox market={m} />
               <span className="em-vol num">{fmtMoney(m.volumeNum ?? m.volume)}</span>
               <StatusBadge item={m} />
             </button>

@@ -14,8 +14,8 @@ const TRI: { value: Tri; label: string }[] = [
   { value: 'no', label: 'No' },
 ];
 
-export function useTags(): Tag[] {
-  const tags = useQuery({ queryKey: ['tags.list', { limit: 1000 }], queryFn: () => api.tags.list({ limit: 1000 }), staleTime: 60_000 });
+export function useTags(enabled = true): Tag[] {
+  const tags = useQuery({ queryKey: ['tags.list', { limit: 1000 }], queryFn: () => api.tags.list({ limit: 1000 }), staleTime: 60_000, enabled });
   return useMemo(
     () => [...(tags.data ?? [])].filter((t) => t.label).sort((a, b) => (a.label ?? '').localeCompare(b.label ?? '')),
     [tags.data],
@@ -35,7 +35,8 @@ export const FilterBar = memo(function FilterBar({
   /** Rows loaded so far, and whether that is all of them. */
   count: { n: number; ended: boolean; noun: string };
 }) {
-  const tags = useTags();
+  // After the grid's first rows: the service answers one request at a time, rows first.
+  const tags = useTags(count.n > 0 || count.ended);
   const tagOptions = filters.tag && !tags.some((t) => t.id === filters.tag!.id) ? [{ id: filters.tag.id, label: filters.tag.label }, ...tags] : tags;
   const changed = JSON.stringify(filters) !== JSON.stringify(DEFAULT_FILTERS);
   return (

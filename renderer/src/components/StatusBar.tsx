@@ -71,7 +71,7 @@ export function OfflineBanner() {
     const restarting = live.service?.state === 'restarting' || live.service?.state === 'starting';
     return (
       <div className="banner banner-error" role="alert" data-testid="service-banner">
-        {restarting ? 'The local service stopped unexpectedly and is restarting…' : 'Cannot reach the marketdesk service. Reconnecting…'}
+        {restarting ? 'The local service is restarting…' : 'Cannot reach the marketdesk service. Reconnecting…'}
       </div>
     );
   }

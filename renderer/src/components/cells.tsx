@@ -16,7 +16,7 @@ export function OutcomePrices({ market, limit = 2 }: { market: Market; limit?: n
   const shown = outcomes.slice(0, limit);
   // Flat (name, price) pairs: few elements per row, since the grid renders many rows per frame.
   return (
-    <span className="outcomes">
+    <>
       {shown.map((o, i) => [
         <span key={`n${i}`} className="oc-name">
           {o.name}
@@ -26,6 +26,15 @@ export function OutcomePrices({ market, limit = 2 }: { market: Market; limit?: n
         </b>,
       ])}
       {outcomes.length > limit ? <span className="muted">+{outcomes.length - limit}</span> : null}
+    </>
+  );
+}
+
+/** The same in one box, for layouts that place it as a single item (lists, grids of cells). */
+export function OutcomeBox({ market }: { market: Market }) {
+  return (
+    <span className="outcomes">
+      <OutcomePrices market={market} />
     </span>
   );
 }

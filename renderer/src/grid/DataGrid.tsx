@@ -74,7 +74,7 @@ export function DataGrid<T>(props: Props<T>) {
     // view keeps it clear of the header.
     scrollMargin: HEAD_HEIGHT,
     scrollPaddingStart: HEAD_HEIGHT,
-    overscan: 4,
+    overscan: 3,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -116,13 +116,17 @@ export function DataGrid<T>(props: Props<T>) {
   });
   const totalWidth = table.getTotalSize();
   const rowStyle = { minWidth: totalWidth };
-  // Widths change only when a column is resized: rows re-render then, not while scrolling.
+  // Column widths are CSS variables on the grid (--c0, --c1, ...): a resize restyles the
+  // cells without re-rendering a row, and a row that scrolls in sets no inline styles.
   const leaves = table.getVisibleLeafColumns();
-  const widths = leaves.map((c) => c.getSize()).join(',');
+  const widthVars = Object.fromEntries(leaves.map((c, i) => [`--c${i}`, `${c.getSize()}px`]));
   const cells = useMemo<CellSpec<T>[]>(
-    () => leaves.map((c) => ({ col: c.columnDef.meta as GridColumn<T>, style: cellStyle(c.getSize(), (c.columnDef.meta as GridColumn<T>).grow) })),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [columnDefs, widths],
+    () =>
+      leaves.map((c, i) => {
+        const col = c.columnDef.meta as GridColumn<T>;
+        return { col, className: `grid-cell c${i}${col.grow ? ' grow' : ''}${col.align === 'right' ? ' num' : ''}` };
+      }),
+    [columnDefs],
   );
   // Through a ref, so a new onOpen from the parent does not re-render every row.
   const openRef = useRef(onOpen);
@@ -137,7 +141,6 @@ export function DataGrid<T>(props: Props<T>) {
   useEffect(() => {
     virtualizer.scrollToOffset(0);
     setActive(0);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.resetKey]);
 
   // Load the next block as the end comes into view; remember what is visible.
@@ -201,7 +204,8 @@ export function DataGrid<T>(props: Props<T>) {
       data-state={state}
       data-rows={rows.length}
       data-ended={ended}
-      data-busy={list.fetching || list.stale}
+      data-busy={list.busy}
+      style={widthVars}
     >
       <div
         ref={scrollRef}
@@ -224,8 +228,7 @@ export function DataGrid<T>(props: Props<T>) {
                   key={h.id}
                   role="columnheader"
                   aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                  className={`grid-cell grid-th${meta.align === 'right' ? ' num' : ''}${sorted ? ' sorted' : ''}`}
-                  style={cellStyle(h.getSize(), meta.grow)}
+                  className={`grid-cell grid-th c${h.index}${meta.grow ? ' grow' : ''}${meta.align === 'right' ? ' num' : ''}${sorted ? ' sorted' : ''}`}
                 >
                   {h.column.getCanSort() ? (
                     <button type="button" className="th-button" onClick={h.column.getToggleSortingHandler()} title={`Sort by ${meta.header}`}>
@@ -289,11 +292,7 @@ const NO_ROWS: unknown[] = [];
 
 interface CellSpec<T> {
   col: GridColumn<T>;
-  style: { width: number; flexGrow?: number };
-}
-
-function cellStyle(size: number, grow: boolean | undefined): CellSpec<unknown>['style'] {
-  return grow ? { width: size, flexGrow: 1 } : { width: size };
+  className: string;
 }
 
 interface RowProps<T> {
@@ -323,8 +322,8 @@ const Row = memo(function Row<T>(p: RowProps<T>) {
       style={{ transform: `translateY(${p.start}px)`, minWidth: p.minWidth }}
       onClick={() => p.onClick(p.row, p.index)}
     >
-      {p.cells.map(({ col, style }) => (
-        <div key={col.id} role="gridcell" className={`grid-cell${col.align === 'right' ? ' num' : ''}`} style={style} title={col.title?.(p.row)}>
+      {p.cells.map(({ col, className }) => (
+        <div key={col.id} role="gridcell" className={className} title={col.title?.(p.row)}>
           {col.cell(p.row)}
         </div>
       ))}

@@ -1,16 +1,22 @@
 /**
  * An "infinite" list paged through the service in blocks of 100 as the user scrolls. The
- * service has no count route, so the end is known when a block comes back short. Each block
- * is its own query (key: op + params + offset), so a catalog change refetches only the
- * blocks on screen, and block 0 keeps the previous rows on screen while a new sort or filter
- * loads (keepPreviousData).
+ * service has no count route, so the end is known when a block comes back short.
+ *
+ * Every block is a query in the QueryClient (key: op + params + offset). Block 0 is a
+ * `useQuery` with keepPreviousData, so the rows on screen stay while a new sort or filter
+ * loads. Later blocks are fetched through the same cache (`fetchQuery`) and kept in state,
+ * rather than as one observer each: a list 100 blocks deep would otherwise re-run 100
+ * observers on every block that arrives. A catalog change refetches only the blocks on screen.
  */
-import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { onCatalogChange } from '../live.tsx';
 
 export const BLOCK = 100;
+/** Blocks fetched at once: enough to stay ahead of a fast scroll, few enough for a flung scrollbar. */
 const MAX_IN_FLIGHT = 2;
+/** How far ahead of the last visible row the next block is fetched. */
+const LOOKAHEAD_ROWS = BLOCK * 1.5;
 
 export interface BlockList<T> {
   rows: T[];
@@ -20,6 +26,9 @@ export interface BlockList<T> {
   pending: boolean;
   /** Rows on screen belong to the previous params while the new ones load. */
   stale: boolean;
+  /** The first block is loading (a new sort or filter, or a refresh of the top). */
+  busy: boolean;
+  /** Any block is loading. */
   fetching: boolean;
   error: Error | null;
   /** Asks for enough blocks to show row `lastIndex` (called as the user scrolls). */
@@ -29,6 +38,13 @@ export interface BlockList<T> {
   refetch(): void;
 }
 
+interface More<T> {
+  key: string;
+  /** Blocks 1, 2, ... (index i holds block i + 1). */
+  blocks: (T[] | undefined)[];
+  error: Error | null;
+}
+
 export function useBlockList<T>(
   op: string,
   params: Record<string, unknown>,
@@ -36,8 +52,6 @@ export function useBlockList<T>(
 ): BlockList<T> {
   const queryClient = useQueryClient();
   const paramsKey = JSON.stringify(params);
-  const [want, setWant] = useState({ key: paramsKey, blocks: 1 });
-  const blocks = want.key === paramsKey ? want.blocks : 1;
   const keyFor = useCallback(
     (i: number) => [op, { ...(JSON.parse(paramsKey) as Record<string, unknown>), limit: BLOCK, offset: i * BLOCK }, 'block'] as const,
     [op, paramsKey],
@@ -48,52 +62,77 @@ export function useBlockList<T>(
     queryFn: () => fetchBlock(keyFor(0)[1]),
     placeholderData: keepPreviousData,
   });
-  const restOptions = useMemo(
-    () =>
-      Array.from({ length: blocks - 1 }, (_, j) => {
-        const key = keyFor(j + 1);
-        return { queryKey: key, queryFn: () => fetchBlock(key[1]) };
-      }),
-    // fetchBlock is a module-level function per op; the key captures everything else.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [blocks, keyFor],
+
+  const [moreState, setMore] = useState<More<T>>({ key: paramsKey, blocks: [], error: null });
+  const more: More<T> = moreState.key === paramsKey ? moreState : { key: paramsKey, blocks: [], error: null };
+  // In flight, per params: `${paramsKey}#${block}`.
+  const inFlight = useRef(new Set<string>());
+  const [, setInFlightCount] = useState(0);
+
+  const load = useCallback(
+    (i: number, fresh = false) => {
+      const tag = `${paramsKey}#${i}`;
+      if (inFlight.current.has(tag)) return;
+      inFlight.current.add(tag);
+      setInFlightCount(inFlight.current.size);
+      const key = keyFor(i);
+      const put = (update: (m: More<T>) => More<T>) =>
+        setMore((m) => update(m.key === paramsKey ? m : { key: paramsKey, blocks: [], error: null }));
+      queryClient
+        .fetchQuery({ queryKey: key, queryFn: () => fetchBlock(key[1]), staleTime: fresh ? 0 : Infinity })
+        .then(
+          (data) =>
+            put((m) => {
+              const blocks = m.blocks.slice();
+              blocks[i - 1] = data;
+              return { ...m, blocks, error: null };
+            }),
+          (error: unknown) => put((m) => ({ ...m, error: error as Error })),
+        )
+        .finally(() => {
+          inFlight.current.delete(tag);
+          setInFlightCount(inFlight.current.size);
+        });
+    },
+    [queryClient, keyFor, paramsKey, fetchBlock],
   );
-  const rest = useQueries({ queries: restOptions });
 
   // Rows: the loaded blocks in order, up to the first gap. Rebuilt only when a block's data
   // object changes (scrolling re-renders must not copy 10,000 rows).
-  const datas = [first.data, ...rest.map((r) => r.data)];
-  const memo = useRef<{ datas: (T[] | undefined)[]; rows: T[]; ended: boolean }>({ datas: [], rows: [], ended: false });
+  const datas = [first.data, ...more.blocks];
+  const memo = useRef<{ datas: (T[] | undefined)[]; rows: T[]; ended: boolean; loaded: number }>({ datas: [], rows: [], ended: false, loaded: 0 });
   if (datas.length !== memo.current.datas.length || datas.some((d, i) => d !== memo.current.datas[i])) {
     const rows: T[] = [];
     let ended = false;
+    let loaded = 0;
     for (const d of datas) {
       if (!d) break;
+      loaded++;
       for (const r of d) rows.push(r);
       if (d.length < BLOCK) {
         ended = true;
         break;
       }
     }
-    memo.current = { datas, rows, ended };
+    memo.current = { datas, rows, ended, loaded };
   }
-  const { rows, ended } = memo.current;
-  const loading = first.isFetching || rest.some((r) => r.isFetching);
-  const error = (first.error ?? rest.find((r) => r.error)?.error ?? null) as Error | null;
+  const { rows, ended, loaded } = memo.current;
+  const error = (first.error ?? more.error) as Error | null;
   const firstSettled = !first.isPlaceholderData && first.data !== undefined;
-  const inFlight = rest.filter((r) => r.data === undefined && !r.error).length;
+  const pendingHere = [...inFlight.current].filter((t) => t.startsWith(`${paramsKey}#`)).length;
 
   const ensure = useCallback(
     (lastIndex: number) => {
       if (ended || !firstSettled || error) return;
-      // Fetch ahead: a block and a half before the end of what is loaded, at most two blocks
-      // in flight, so a fast scroll rarely waits and a flung scrollbar does not queue dozens.
-      const needed = Math.floor((lastIndex + BLOCK * 1.5) / BLOCK) + 1;
-      if (needed > blocks && inFlight < MAX_IN_FLIGHT) {
-        setWant({ key: paramsKey, blocks: Math.min(needed, blocks + MAX_IN_FLIGHT - inFlight) });
+      const needed = Math.floor((lastIndex + LOOKAHEAD_ROWS) / BLOCK) + 1;
+      let budget = MAX_IN_FLIGHT - pendingHere;
+      for (let i = loaded; i < needed && budget > 0; i++) {
+        if (inFlight.current.has(`${paramsKey}#${i}`)) continue;
+        load(i);
+        budget--;
       }
     },
-    [ended, firstSettled, error, blocks, inFlight, paramsKey],
+    [ended, firstSettled, error, loaded, pendingHere, paramsKey, load],
   );
 
   const visibleRange = useRef<[number, number]>([0, 0]);
@@ -107,23 +146,26 @@ export function useBlockList<T>(
       onCatalogChange(() => {
         void queryClient.invalidateQueries({ queryKey: [op], refetchType: 'none' });
         const [a, b] = visibleRange.current;
-        for (let i = Math.floor(a / BLOCK); i <= Math.floor(b / BLOCK) && i < blocks; i++) {
-          void queryClient.refetchQueries({ queryKey: keyFor(i), exact: true });
+        for (let i = Math.floor(a / BLOCK); i <= Math.floor(b / BLOCK) && i < loaded; i++) {
+          if (i === 0) void queryClient.refetchQueries({ queryKey: keyFor(0), exact: true });
+          else load(i, true);
         }
       }),
-    [queryClient, op, keyFor, blocks],
+    [queryClient, op, keyFor, loaded, load],
   );
 
   const refetch = useCallback(() => {
-    void queryClient.refetchQueries({ queryKey: [op], type: 'active' });
-  }, [queryClient, op]);
+    setMore({ key: paramsKey, blocks: [], error: null });
+    void queryClient.refetchQueries({ queryKey: keyFor(0), exact: true });
+  }, [queryClient, keyFor, paramsKey]);
 
   return {
     rows,
     ended,
     pending: first.data === undefined && !first.error,
     stale: first.isPlaceholderData,
-    fetching: loading,
+    busy: first.isFetching || first.isPlaceholderData,
+    fetching: first.isFetching || pendingHere > 0,
     error,
     ensure,
     visible,

@@ -6,12 +6,13 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { api, type SearchEvent, type SearchResult } from '../api.ts';
-import { OutcomePrices, StatusBadge } from '../components/cells.tsx';
+import { OutcomeBox, StatusBadge } from '../components/cells.tsx';
 import { fmtInt, fmtMoney } from '../format.ts';
 import { useNav } from '../nav.tsx';
 
 export const SEARCH_DEBOUNCE_MS = 80;
-const PER_PAGE = 20;
+// A screenful; the service builds and sends every event's markets, so a page is not cheap.
+const PER_PAGE = 10;
 const MARKETS_SHOWN = 6;
 
 /**
@@ -148,7 +149,7 @@ function SearchEventItem({ event }: { event: SearchEvent }) {
             <li key={m.id}>
               <button type="button" className="result-market" data-testid="search-market" onClick={() => nav.open('market', m.id, { tab: 'markets' })}>
                 <span className="em-title">{(m['groupItemTitle'] as string | undefined) || m.question || m.id}</span>
-                <OutcomePrices market={m} />
+                <OutcomeBox market={m} />
                 <span className="em-vol num">{fmtMoney(m.volumeNum ?? m.volume)}</span>
                 <StatusBadge item={m} />
               </button>

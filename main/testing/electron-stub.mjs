@@ -1,0 +1,77 @@
+/**
+ * A stand-in for the `electron` module, enough to run the built main process (out/main/index.js)
+ * under plain Node: it records IPC handlers, windows and sent messages, and lets a test drive
+ * them (main/main-process.test.ts). Not a browser: no window is ever shown.
+ */
+import { EventEmitter } from 'node:events';
+
+const paths = new Map([['userData', '/nonexistent']]);
+const appEvents = new EventEmitter();
+let quitting = false;
+
+export const stub = {
+  handlers: new Map(),
+  windows: [],
+  sent: [],
+  opened: [],
+  permissionsRefused: 0,
+};
+
+export const app = {
+  isPackaged: false,
+  setPath: (name, value) => paths.set(name, value),
+  getPath: (name) => paths.get(name),
+  requestSingleInstanceLock: () => true,
+  enableSandbox() {},
+  on: (event, fn) => appEvents.on(event, fn),
+  whenReady: () => Promise.resolve(),
+  quit() {
+    if (quitting) return;
+    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    appEvents.emit('before-quit', event);
+    if (event.defaultPrevented) return;
+    quitting = true;
+    for (const w of stub.windows) w.emit('close');
+    process.stdout.write('STUB-QUIT\n');
+    process.exit(0);
+  },
+};
+
+export class BrowserWindow extends EventEmitter {
+  static getAllWindows = () => stub.windows;
+  constructor(options) {
+    super();
+    this.options = options;
+    this.maximized = false;
+    this.webContents = { send: (...args) => stub.sent.push(args) };
+    stub.windows.push(this);
+  }
+  loadFile(file) { this.loaded = file; return Promise.resolve(); }
+  loadURL(url) { this.loaded = url; return Promise.resolve(); }
+  maximize() { this.maximized = true; }
+  isMaximized() { return this.maximized; }
+  isMinimized() { return false; }
+  restore() {}
+  focus() {}
+  show() {}
+  getNormalBounds() { return { x: 10, y: 20, width: this.options.width, height: this.options.height }; }
+}
+
+export const ipcMain = { handle: (channel, fn) => stub.handlers.set(channel, fn) };
+export const nativeTheme = { shouldUseDarkColors: false };
+export const shell = { openExternal: (url) => { stub.opened.push(url); return Promise.resolve(); } };
+export const safeStorage = {
+  isEncryptionAvailable: () => true,
+  getSelectedStorageBackend: () => 'gnome_libsecret',
+  // Reversible and not plain text: enough to see nothing is stored in the clear.
+  encryptString: (s) => Buffer.from(Buffer.from(s, 'utf8').map((b) => b ^ 0x5a)),
+  decryptString: (b) => Buffer.from(b.map((x) => x ^ 0x5a)).toString('utf8'),
+};
+export const session = {
+  defaultSession: {
+    webRequest: { onHeadersReceived() {} },
+    setPermissionRequestHandler() {},
+    setPermissionCheckHandler() {},
+  },
+};
+export default { app, BrowserWindow, ipcMain, nativeTheme, shell, safeStorage, session };
