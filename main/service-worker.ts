@@ -34,8 +34,10 @@ async function boot(): Promise<Service> {
     autoSync: !start.offline,
     log,
     ...(start.syncIntervalMs !== undefined ? { syncIntervalMs: start.syncIntervalMs } : {}),
-    // The core takes credentials once its credential support lands; until then it ignores them.
     ...(start.credentials ? { credentials: start.credentials } : {}),
+    // The HTTP faces other local programs reach get the spec's limits, as under `npm run serve`;
+    // the window's own calls come over IPC and are never limited.
+    limits: {},
   };
   try {
     return await startService(options);
