@@ -64,8 +64,8 @@ export class CatalogStore {
     // keeps the indexes' hot pages out of the MEMFS copy path during bulk sync.
     opened.db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536');
     migrate(opened.db);
-    ensureIndexes(opened.db);
-    const rebuilt = ensureSearchIndex(opened.db);
+    const indexed = ensureIndexes(opened.db);
+    const rebuilt = ensureSearchIndex(opened.db) || indexed;
     const st = new Statements(opened.db);
     const store = new CatalogStore(opened.db, st, file, log, opts.persistDelayMs ?? 2000, opts.sites ?? (() => ({})), opened.movedAside);
     // A file migrated or re-indexed at open is written back, so the next start does not redo it.

@@ -99,6 +99,12 @@ export const ENTITY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS markets_created ON markets(_created_ts)',
   'CREATE INDEX IF NOT EXISTS markets_updated ON markets(_updated_ts)',
   'CREATE INDEX IF NOT EXISTS markets_closed_ts ON markets(_closed_ts)',
+  // Status filter + sort: without these, `closed=true ORDER BY volume24hr` walks the whole sort
+  // index checking each row (about 200 ms at 100k markets; 1 ms with them).
+  'CREATE INDEX IF NOT EXISTS markets_closed_volume ON markets("closed", _volume)',
+  'CREATE INDEX IF NOT EXISTS markets_closed_volume24hr ON markets("closed", "volume24hr")',
+  'CREATE INDEX IF NOT EXISTS markets_closed_liquidity ON markets("closed", _liquidity)',
+  'CREATE INDEX IF NOT EXISTS markets_closed_end ON markets("closed", _end_ts)',
   'CREATE INDEX IF NOT EXISTS events_slug ON events(_slug_lc)',
   'CREATE INDEX IF NOT EXISTS events_creator ON events(_creator_lc)',
   'CREATE INDEX IF NOT EXISTS events_title ON events("title")',
@@ -111,6 +117,10 @@ export const ENTITY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS events_created ON events(_created_ts)',
   'CREATE INDEX IF NOT EXISTS events_updated ON events(_updated_ts)',
   'CREATE INDEX IF NOT EXISTS events_closed_ts ON events(_closed_ts)',
+  'CREATE INDEX IF NOT EXISTS events_closed_volume ON events("closed", "volume")',
+  'CREATE INDEX IF NOT EXISTS events_closed_volume24hr ON events("closed", "volume24hr")',
+  'CREATE INDEX IF NOT EXISTS events_closed_liquidity ON events("closed", "liquidity")',
+  'CREATE INDEX IF NOT EXISTS events_closed_end ON events("closed", _end_ts)',
 ];
 
 /** migrations[i] takes the schema from version i to i + 1. */
@@ -132,8 +142,12 @@ export function probeSchema(db: Database): void {
   if (v > 0) db.exec('SELECT count(*) FROM markets; SELECT count(*) FROM events; SELECT count(*) FROM tags');
 }
 
-export function ensureIndexes(db: Database): void {
+/** Creates missing entity indexes; true when any was missing (the file should then be saved). */
+export function ensureIndexes(db: Database): boolean {
+  const count = () => Number(db.exec("SELECT count(*) FROM sqlite_master WHERE type = 'index'")[0]?.values[0]?.[0] ?? 0);
+  const before = count();
   for (const sql of ENTITY_INDEXES) db.exec(sql);
+  return count() !== before;
 }
 
 export function dropEntityIndexes(db: Database): void {
