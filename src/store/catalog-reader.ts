@@ -35,6 +35,10 @@ const EVENT_SORT: Record<(typeof EVENT_ORDER_FIELDS)[number], string> = {
   createdAt: 'e._created_ts', updatedAt: 'e._updated_ts', closedTime: 'e._closed_ts',
 };
 
+/** Sort columns with a (closed, key) index (schema.ts ENTITY_INDEXES). */
+const MARKET_CLOSED_SORTS = new Set(['m._volume', 'm."volume24hr"', 'm._liquidity', 'm._end_ts', 'm."question"']);
+const EVENT_CLOSED_SORTS = new Set(['e."volume"', 'e."volume24hr"', 'e."liquidity"', 'e._end_ts', 'e."title"']);
+
 interface Query {
   where: string[];
   bind: Bind;
@@ -61,11 +65,16 @@ export class CatalogReader {
 
   // ---- filters shared by both listings -------------------------------------------------
 
-  private statusFilters(q: Query, alias: string, p: { active?: boolean; closed?: boolean; archived?: boolean }): void {
+  /**
+   * `closedIndexed`: the sort has a (closed, key) index. Otherwise the `closed` test is written
+   * `+closed` so the planner cannot pick a (closed, other key) index for the WHERE and then sort
+   * most of the table; it walks the sort's own index and filters instead.
+   */
+  private statusFilters(q: Query, alias: string, p: { active?: boolean; closed?: boolean; archived?: boolean }, closedIndexed: boolean): void {
     for (const k of ['active', 'closed', 'archived'] as const) {
       const v = p[k];
       if (v !== undefined) {
-        q.where.push(`${alias}."${k}" = ?`);
+        q.where.push(`${k === 'closed' && !closedIndexed ? '+' : ''}${alias}."${k}" = ?`);
         q.bind.push(v ? 1 : 0);
       }
     }
@@ -98,7 +107,7 @@ export class CatalogReader {
   listMarkets(p: ParamsOf<'markets.list'>): Market[] {
     const sort = parseOrder(p.order, MARKET_SORT);
     const q: Query = { where: [], bind: [] };
-    this.statusFilters(q, 'm', p);
+    this.statusFilters(q, 'm', p, sort?.length === 1 && MARKET_CLOSED_SORTS.has(sort[0]!));
     const tagId = this.tagId(p);
     if (tagId === null) return [];
     if (tagId !== undefined) {
@@ -208,7 +217,7 @@ export class CatalogReader {
   listEvents(p: ParamsOf<'events.list'>): Event[] {
     const sort = parseOrder(p.order, EVENT_SORT);
     const q: Query = { where: [], bind: [] };
-    this.statusFilters(q, 'e', p);
+    this.statusFilters(q, 'e', p, sort?.length === 1 && EVENT_CLOSED_SORTS.has(sort[0]!));
     const tagId = this.tagId(p);
     if (tagId === null) return [];
     if (tagId !== undefined) {

@@ -105,6 +105,8 @@ export const ENTITY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS markets_closed_volume24hr ON markets("closed", "volume24hr")',
   'CREATE INDEX IF NOT EXISTS markets_closed_liquidity ON markets("closed", _liquidity)',
   'CREATE INDEX IF NOT EXISTS markets_closed_end ON markets("closed", _end_ts)',
+  // With the ones above, the planner takes `closed` for the WHERE and sorts the rest: text sorts need theirs too.
+  'CREATE INDEX IF NOT EXISTS markets_closed_question ON markets("closed", "question")',
   'CREATE INDEX IF NOT EXISTS events_slug ON events(_slug_lc)',
   'CREATE INDEX IF NOT EXISTS events_creator ON events(_creator_lc)',
   'CREATE INDEX IF NOT EXISTS events_title ON events("title")',
@@ -121,6 +123,7 @@ export const ENTITY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS events_closed_volume24hr ON events("closed", "volume24hr")',
   'CREATE INDEX IF NOT EXISTS events_closed_liquidity ON events("closed", "liquidity")',
   'CREATE INDEX IF NOT EXISTS events_closed_end ON events("closed", _end_ts)',
+  'CREATE INDEX IF NOT EXISTS events_closed_title ON events("closed", "title")',
 ];
 
 /** migrations[i] takes the schema from version i to i + 1. */
