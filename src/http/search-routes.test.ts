@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event, SearchResult } from '../contract/index.ts';
 import { startService, type Service } from '../service/service.ts';
+import { SEARCH_MARKET_FIELDS } from '../store/search-reader.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { docOf, matches, terms, words, type Doc } from '../testing/search-model.ts';
 import { dumpEvents } from '../testing/sync-harness.ts';
@@ -125,21 +126,32 @@ describe('parameters and errors', () => {
   });
 });
 
+const NESTED = new Set<string>(SEARCH_MARKET_FIELDS);
+
 describe('the answer', () => {
+  it('nested markets carry every Market field of spec 2.1 but `events`, and the prices shown with them', () => {
+    const spec21 = ['question', 'conditionId', 'slug', 'resolutionSource', 'endDate', 'startDate', 'image', 'icon', 'description',
+      'outcomes', 'clobTokenIds', 'active', 'closed', 'archived', 'createdAt', 'updatedAt', 'questionID'];
+    for (const f of [...spec21, 'outcomePrices', 'volume']) expect(NESTED.has(f), f).toBe(true);
+    expect(NESTED.has('events')).toBe(false);
+  });
+
   it('always has events, tags and pagination, [] when empty', async () => {
     for (const q of ['zzzqqqxxx', '***', '"', '()', 'NEAR']) {
       expect(await search({ q }), q).toEqual({ events: [], tags: [], pagination: { hasMore: false, totalResults: 0 } });
     }
   });
 
-  it('events are EventRefs carrying all their markets, closed ones too, without `events`', async () => {
+  it('events are EventRefs carrying all their markets, closed ones too, with the spec 2.1 fields (not `events`) and prices', async () => {
     const r = await search({ q: 'will', limit_per_type: '500' });
     expect(r.events.length).toBe(r.pagination.totalResults);
     for (const e of r.events) {
       const served = events.find((x) => x.id === e.id)!;
       const ref: Record<string, unknown> = { id: served.id };
       for (const k of ['ticker', 'slug', 'title'] as const) if (served[k] !== undefined) ref[k] = served[k];
-      expect(e).toEqual({ ...ref, markets: served.markets });
+      // Each nested market is the served market cut to SEARCH_MARKET_FIELDS, values and types kept.
+      const cut = served.markets.map((m) => Object.fromEntries(Object.entries(m).filter(([k]) => k === 'id' || NESTED.has(k))));
+      expect(e).toEqual({ ...ref, markets: cut });
       for (const m of e.markets) expect(m).not.toHaveProperty('events');
     }
     const withClosed = events.find((e) => e.closed !== true && e.markets.some((m) => m.closed === true));

@@ -94,7 +94,7 @@ export function toColumns(
  * Builds a row-to-object mapper for rows whose first column is the numeric id, followed by
  * the spec columns and `_extra`. Missing values stay missing.
  */
-export function rowMapper(specs: readonly FieldSpec[]): (row: unknown[]) => Record<string, unknown> {
+export function rowMapper(specs: readonly FieldSpec[], onlyExtra?: ReadonlySet<string>): (row: unknown[]) => Record<string, unknown> {
   const n = specs.length;
   return (row) => {
     const out: Record<string, unknown> = { id: String(row[0]) };
@@ -105,9 +105,25 @@ export function rowMapper(specs: readonly FieldSpec[]): (row: unknown[]) => Reco
       out[spec.name] = spec.kind === 'bool' ? v === 1 : v;
     }
     const extra = row[n + 1];
-    if (typeof extra === 'string') Object.assign(out, JSON.parse(extra) as Record<string, unknown>);
+    if (typeof extra === 'string') {
+      const parsed = JSON.parse(extra) as Record<string, unknown>;
+      if (onlyExtra) for (const k of Object.keys(parsed)) if (!onlyExtra.has(k)) delete parsed[k];
+      Object.assign(out, parsed);
+    }
     return out;
   };
+}
+
+/**
+ * A projection of a table's fields (in the table's order) and its row mapper, which keeps
+ * only the projected keys of `_extra` too. Select `id, <columns>, _extra` for it.
+ */
+export function projection(all: readonly FieldSpec[], names: readonly string[]): { specs: FieldSpec[]; map: (row: unknown[]) => Record<string, unknown> } {
+  const wanted = new Set(names);
+  const specs = all.filter((s) => wanted.has(s.name));
+  const missing = names.filter((n) => !specs.some((s) => s.name === n));
+  if (missing.length) throw new Error(`projection: unknown fields ${missing.join(', ')}`);
+  return { specs, map: rowMapper(specs, wanted) };
 }
 
 /** `"a","b",...` for SELECT and INSERT lists. */

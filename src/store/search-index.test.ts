@@ -85,6 +85,23 @@ describe('ranking', () => {
     expect(allIds(store, 'zebrafish derby')).toEqual(['3', '5', '6', '2', '4']);
   });
 
+  it('a rarer word weighs more (idf), and the word statistics follow writes', async () => {
+    const store = await memoryStore();
+    // 1 has "walrus" in its title, 2 has "narwhal" there; each has the other word in its description.
+    store.apply({
+      events: [
+        event(1, 'walrus cup', { description: 'narwhal', volume: 1 }),
+        event(2, 'narwhal cup', { description: 'walrus', volume: 2 }),
+        ...Array.from({ length: 6 }, (_, i) => event(10 + i, `narwhal round ${i}`)),
+      ],
+    });
+    // "narwhal" is common, "walrus" rare: the title hit on the rare word ranks first.
+    expect(allIds(store, 'walrus narwhal')).toEqual(['1', '2']);
+    // Now "walrus" becomes the common one: the statistics kept for the first query must go.
+    store.apply({ events: Array.from({ length: 20 }, (_, i) => event(30 + i, `walrus race ${i}`)) });
+    expect(allIds(store, 'walrus narwhal')).toEqual(['2', '1']);
+  });
+
   it('tags rank by relevance, then by how many events carry them, then id', async () => {
     const store = await memoryStore();
     const tag = (id: string, label: string) => ({ id, label, slug: label.toLowerCase().replace(/ /g, '-'), updatedAt: ts(1) });

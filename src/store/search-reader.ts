@@ -15,10 +15,24 @@
  * it. The column weights make a title hit outrank any number of description hits. Ties
  * are broken by volume (descending, nulls last) and then by id.
  */
-import { type ParamsOf, type SearchEvent, type SearchResult, type SearchTag } from '../contract/index.ts';
-import { MARKET_COLS, mapMarket, type CatalogReader } from './catalog-reader.ts';
+import { type Market, type ParamsOf, type SearchEvent, type SearchResult, type SearchTag } from '../contract/index.ts';
+import type { CatalogReader } from './catalog-reader.ts';
+import { MARKET_FIELDS, col, projection } from './fields.ts';
 import { SEARCH_COLUMNS } from './search-index.ts';
 import { placeholders, type Bind, type Statements } from './statements.ts';
+
+/**
+ * The markets nested in a result: spec 2.1's Market fields (less `events`) and what a result
+ * list shows of a market (its prices, volume and group label). Not the whole row: 25 events
+ * can carry hundreds of markets, and the full rows made the answer a third larger and dearer.
+ */
+export const SEARCH_MARKET_FIELDS = [
+  'question', 'conditionId', 'slug', 'resolutionSource', 'endDate', 'startDate', 'image', 'icon', 'description',
+  'outcomes', 'clobTokenIds', 'active', 'closed', 'archived', 'createdAt', 'updatedAt', 'questionID',
+  'outcomePrices', 'volume', 'groupItemTitle',
+] as const;
+const nested = projection(MARKET_FIELDS, SEARCH_MARKET_FIELDS);
+const NESTED_COLS = `m.id, ${nested.specs.map((f) => `m.${col(f.name)}`).join(', ')}, m._extra`;
 
 /**
  * Column weights, in SEARCH_COLUMNS order: title, ticker+slug, questions, description, details.
@@ -47,23 +61,35 @@ function int32(b: Uint8Array, i: number): number {
   return b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24);
 }
 
-/** idf of each phrase from matchinfo 'pcnx' (the same for every row of a query). */
-function phraseIdf(mi: Uint8Array): number[] {
+/**
+ * Per phrase, from matchinfo 'pcnx' (the same for every row of a query): the documents with a
+ * hit in the column where it has most, which stands for its document frequency.
+ */
+function phraseDocs(mi: Uint8Array): number[] {
   const phrases = int32(mi, 0);
   const cols = int32(mi, 1);
-  const docs = int32(mi, 2);
   const out: number[] = [];
   for (let p = 0; p < phrases; p++) {
     let n = 0;
     for (let c = 0; c < cols; c++) n = Math.max(n, int32(mi, 3 + 3 * (p * cols + c) + 2));
-    out.push(Math.log(1 + (docs - n + 0.5) / (n + 0.5)));
+    out.push(n);
   }
   return out;
+}
+
+/** idf of each phrase from matchinfo 'pcnx'. */
+function phraseIdf(mi: Uint8Array): number[] {
+  const docs = int32(mi, 2);
+  return phraseDocs(mi).map((n) => Math.log(1 + (docs - n + 0.5) / (n + 0.5)));
 }
 
 export class SearchReader {
   /** idf x column weight per (phrase, column) of the query being ranked. */
   private weights: Float64Array = new Float64Array(0);
+  /** Documents per term (its MATCH text), valid while total_changes() is statsAt; see idf(). */
+  private readonly termDocs = new Map<string, number>();
+  private statsAt = -1;
+  private docCount = 0;
   /** Rows ranked by the current query: one call per match, so it is the match count. */
   private ranked = 0;
 
@@ -87,6 +113,33 @@ export class SearchReader {
       if (tf !== 0) score += w[k]! * sat(tf);
     }
     return score;
+  }
+
+  /**
+   * idf per term of a query. A term's document count costs a pass over its whole doclist
+   * (about as dear as the ranking itself), and it changes only when the catalog does, so it
+   * is kept per term until the next write (SQLite's total_changes() moves). The cache is
+   * bounded; a query with any term not in it gets all of them in one 'pcnx' pass.
+   */
+  private idf(terms: readonly Term[], match: string): number[] | undefined {
+    const changes = Number(this.st.value('SELECT total_changes()'));
+    if (changes !== this.statsAt || this.termDocs.size > 10_000) {
+      this.termDocs.clear();
+      this.statsAt = changes;
+    }
+    const keys = terms.map((t) => SearchReader.matchExpression([t]));
+    if (!keys.every((k) => this.termDocs.has(k))) {
+      const globals = this.st.first(`SELECT matchinfo(search_fts, 'pcnx') FROM search_fts WHERE search_fts MATCH ? LIMIT 1`, [match]);
+      if (!globals) return undefined;
+      const mi = globals[0] as Uint8Array;
+      this.docCount = int32(mi, 2);
+      phraseDocs(mi).forEach((n, i) => this.termDocs.set(keys[i]!, n));
+    }
+    const docs = this.docCount;
+    return keys.map((k) => {
+      const n = this.termDocs.get(k)!;
+      return Math.log(1 + (docs - n + 0.5) / (n + 0.5));
+    });
   }
 
   /**
@@ -145,7 +198,7 @@ export class SearchReader {
       if (wallets.length === 0) return empty; // an unknown site yields nothing (DESIGN.md)
     }
     const match = SearchReader.matchExpression(terms);
-    const { ids, total } = this.rankedEvents(terms.length, match, wallets, limit, offset);
+    const { ids, total } = this.rankedEvents(terms, match, wallets, limit, offset);
     return {
       events: this.hydrate(ids),
       tags: p.search_tags ? this.tags(match, wallets, limit, offset) : [],
@@ -163,17 +216,13 @@ export class SearchReader {
     };
   }
 
-  private rankedEvents(terms: number, match: string, wallets: string[] | undefined, limit: number, offset: number): { ids: number[]; total: number } {
-    // With one term, idf scales every score alike and cannot change the order: skip its pass
-    // over the doclists (the dearest part of a one-letter prefix after the ranking itself).
-    let idf = [1];
-    if (terms > 1) {
-      const globals = this.st.first(`SELECT matchinfo(search_fts, 'pcnx') FROM search_fts WHERE search_fts MATCH ? LIMIT 1`, [match]);
-      if (!globals) return { ids: [], total: 0 };
-      idf = phraseIdf(globals[0] as Uint8Array);
-    }
-    this.weights = new Float64Array(idf.length * SEARCH_COLUMNS.length);
-    idf.forEach((v, p) => EVENT_WEIGHTS.forEach((w, c) => (this.weights[p * SEARCH_COLUMNS.length + c] = v * w)));
+  private rankedEvents(terms: readonly Term[], match: string, wallets: string[] | undefined, limit: number, offset: number): { ids: number[]; total: number } {
+    // With one term, idf scales every score alike and cannot change the order: skip it.
+    const idf = terms.length > 1 ? this.idf(terms, match) : [1];
+    if (!idf) return { ids: [], total: 0 };
+    const cols = SEARCH_COLUMNS.length;
+    this.weights = new Float64Array(idf.length * cols);
+    idf.forEach((v, p) => EVENT_WEIGHTS.forEach((w, c) => (this.weights[p * cols + c] = v * w)));
 
     // Volume from the narrow search_order table; the events rows only for the creator filter.
     const creator = this.creatorFilter(wallets, 'e');
@@ -212,11 +261,11 @@ export class SearchReader {
       byId.set(id as number, ev);
     }
     for (const row of this.st.all(
-      `SELECT me.event_id, ${MARKET_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id ` +
+      `SELECT me.event_id, ${NESTED_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id ` +
         `WHERE me.event_id IN (${list}) ORDER BY me.event_id, me.position, m.id`,
       ids,
     )) {
-      byId.get(row[0] as number)?.markets.push(mapMarket(row.slice(1)));
+      byId.get(row[0] as number)?.markets.push(nested.map(row.slice(1)) as Market);
     }
     return ids.flatMap((id) => byId.get(id) ?? []);
   }

@@ -7,7 +7,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { api, type SearchEvent, type SearchResult } from '../api.ts';
 import { OutcomeBox, StatusBadge } from '../components/cells.tsx';
-import { fmtInt, fmtMoney } from '../format.ts';
+import { fmtInt, fmtMoney, num } from '../format.ts';
 import { useNav } from '../nav.tsx';
 
 export const SEARCH_DEBOUNCE_MS = 80;
@@ -137,7 +137,8 @@ export function SearchView() {
 
 function SearchEventItem({ event }: { event: SearchEvent }) {
   const nav = useNav();
-  const markets = [...event.markets].sort((a, b) => (b.volumeNum ?? 0) - (a.volumeNum ?? 0));
+  // Search's nested markets carry `volume` (spec 2.1 plus prices), not volumeNum.
+  const markets = [...event.markets].sort((a, b) => (num(b.volume) ?? 0) - (num(a.volume) ?? 0));
   return (
     <li className="result">
       <button type="button" className="result-title" data-testid="search-event" onClick={() => nav.open('event', event.id, { tab: 'events' })}>
@@ -150,7 +151,7 @@ function SearchEventItem({ event }: { event: SearchEvent }) {
               <button type="button" className="result-market" data-testid="search-market" onClick={() => nav.open('market', m.id, { tab: 'markets' })}>
                 <span className="em-title">{(m['groupItemTitle'] as string | undefined) || m.question || m.id}</span>
                 <OutcomeBox market={m} />
-                <span className="em-vol num">{fmtMoney(m.volumeNum ?? m.volume)}</span>
+                <span className="em-vol num">{fmtMoney(m.volume)}</span>
                 <StatusBadge item={m} />
               </button>
             </li>
