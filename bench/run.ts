@@ -1,12 +1,12 @@
 /**
- * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui]`
+ * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui|persist]`
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
  * (its own process), each compared in the same run with a bare Fastify route returning a
  * body of the same size. Prints a markdown table and writes bench/results/<date>-<size>.json.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
@@ -167,6 +167,13 @@ try {
     results['limits'] = r.results;
     report.push(...r.report);
   }
+  // ---- persistence: the longest pause a write to disk causes to queries (in process) --------
+  if (want('persist')) {
+    const { benchPersist } = await import('./persist.ts');
+    const r = await benchPersist(cacheDir);
+    results['persist'] = r.results;
+    report.push(...r.report);
+  }
   // ---- sql.js against native SQLite -------------------------------------------------------
   if (want('native')) {
     const { compareNative } = await import('./native.ts');
@@ -202,5 +209,7 @@ const out = report.join('\n\n');
 console.log(out);
 mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
 const file = path.join(ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-${size}.json`);
-writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+// An --only run adds its sections to the day's file instead of wiping the others.
+const earlier = only && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+writeFileSync(file, JSON.stringify({ ...earlier, ...results }, null, 2) + '\n');
 console.log(`\nresults: ${path.relative(ROOT, file)}`);

@@ -8,7 +8,8 @@ import type { Database } from 'sql.js';
 import { CatalogReader, type SiteMap } from './catalog-reader.ts';
 import { CatalogWriter, type BatchInput, type BatchResult } from './catalog-writer.ts';
 import { dropEntityIndexes, ensureIndexes, migrate, probeSchema } from './schema.ts';
-import { openDatabaseFile, silentLogger, writeFileAtomic, type Logger } from './sqlite.ts';
+import { persistLive } from './live-persist.ts';
+import { openDatabaseFile, silentLogger, sqlFileAccess, writeFileAtomic, type Logger } from './sqlite.ts';
 import { SearchReader } from './search-reader.ts';
 import { ensureSearchIndex, flushSearchIndex, rebuildSearchIndex, suspendSearchIndex } from './search-index.ts';
 import { Statements } from './statements.ts';
@@ -36,8 +37,10 @@ export class CatalogStore {
   private closed = false;
   persistedAt: Date | null = null;
   lastPersistMs = 0;
-  /** How long the last export() blocked the thread. */
-  lastExportMs = 0;
+  /** Main-thread time of the last persist (what queries waited for, in all). */
+  lastBusyMs = 0;
+  /** The longest single pause of the last persist. */
+  lastPauseMs = 0;
   persistCount = 0;
 
   private constructor(
@@ -208,13 +211,16 @@ export class CatalogStore {
 
   private schedulePersist(): void {
     if (!this.file || this.closed || this.timer) return;
-    // A write blocks queries for as long as export() takes, so it is spaced to keep that
-    // under ~5% of the time: at least 20 write-durations since the last one.
+    // A write takes main-thread time from queries (all at once with export(), in slices with
+    // live-persist.ts), so it is spaced to keep that under ~5%: 20 times its busy time.
     const sinceLast = this.persistedAt ? Date.now() - this.persistedAt.getTime() : Infinity;
-    const delay = Math.max(this.persistDelayMs, 20 * this.lastExportMs - sinceLast);
+    const delay = Math.max(this.persistDelayMs, 20 * this.lastBusyMs - sinceLast);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.persist().catch((e: unknown) => this.log.warn(`persisting the cache failed: ${(e as Error).message}`));
+      void this.persist()
+        .catch((e: unknown) => this.log.warn(`persisting the cache failed: ${(e as Error).message}`))
+        // What did not reach the disk (a failed or unsettled copy) is tried again.
+        .finally(() => this.dirty && this.schedulePersist());
     }, delay);
     this.timer.unref();
   }
@@ -228,10 +234,17 @@ export class CatalogStore {
     const file = this.file;
     this.persisting = (async () => {
       const t0 = performance.now();
-      // export() is synchronous and needs no open transaction; writes happen in whole batches.
-      const bytes = this.db.export();
-      this.lastExportMs = performance.now() - t0;
-      await writeFileAtomic(file, bytes);
+      const access = await sqlFileAccess();
+      if (access) {
+        const r = await persistLive(access, this.db, file);
+        this.lastBusyMs = r.busyMs;
+        this.lastPauseMs = r.longestMs;
+      } else {
+        // Without a way into the file (another sql.js build): export() copies it in one go.
+        const bytes = this.db.export();
+        this.lastBusyMs = this.lastPauseMs = performance.now() - t0;
+        await writeFileAtomic(file, bytes);
+      }
       this.lastPersistMs = performance.now() - t0;
       this.persistCount++;
       this.persistedAt = new Date();

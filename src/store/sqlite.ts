@@ -2,15 +2,22 @@
  * The sql.js engine, loaded once per process, and the cache file's lifecycle: open (moving a
  * file that fails to open aside), atomic persistence (temp file, fsync, rename, fsync dir).
  */
-import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
+import type { Database, SqlJsStatic } from 'sql.js';
 import { promises as fsp, constants as fsc } from 'node:fs';
 import path from 'node:path';
+import { loadSqlJsWithFileAccess, type FileAccess } from './wasm-files.ts';
 
-let engine: Promise<SqlJsStatic> | undefined;
+let engine: ReturnType<typeof loadSqlJsWithFileAccess> | undefined;
 
-export function sqlEngine(): Promise<SqlJsStatic> {
-  engine ??= initSqlJs();
-  return engine;
+export async function sqlEngine(): Promise<SqlJsStatic> {
+  engine ??= loadSqlJsWithFileAccess();
+  return (await engine).SQL;
+}
+
+/** Reads and write-tracking of the engine's database files; undefined if unavailable (wasm-files.ts). */
+export async function sqlFileAccess(): Promise<FileAccess | undefined> {
+  engine ??= loadSqlJsWithFileAccess();
+  return (await engine).access;
 }
 
 export interface Logger {
@@ -79,7 +86,11 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<
     await fh.close();
   }
   await fsp.rename(tmp, file);
-  // fsync the directory so the rename itself survives a crash.
+  await syncDir(dir);
+}
+
+/** fsync a directory so a rename in it survives a crash. */
+export async function syncDir(dir: string): Promise<void> {
   try {
     const dh = await fsp.open(dir, fsc.O_RDONLY);
     try {
