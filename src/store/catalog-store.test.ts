@@ -5,6 +5,8 @@ import { parseParams, operations } from '../contract/index.ts';
 import { fixtureEvents, fixtureMarkets, fixtureTags, readFixture, tempDir } from '../testing/fixtures.ts';
 import type { GammaMarket } from '../upstream/gamma-types.ts';
 import { CACHE_FILE, CatalogStore } from './catalog-store.ts';
+import { PAGE_SIZE } from './schema.ts';
+import { sqlEngine } from './sqlite.ts';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -44,6 +46,30 @@ describe('CatalogStore persistence', () => {
     expect(b.movedAside).toBeUndefined();
     expect(b.reader.counts()).toEqual(counts);
     expect(listAll(b)).toEqual(page);
+  });
+
+  it('a new cache has 16 KiB pages; one from before, with 4 KiB pages, opens and keeps them', async () => {
+    const fresh = await CatalogStore.open();
+    cleanups.push(() => fresh.close());
+    expect(fresh.statements.value('PRAGMA page_size')).toBe(PAGE_SIZE);
+
+    // A 4 KiB-page cache: made by hand the old way (page size set before the schema).
+    const dir = tmp();
+    const SQL = await sqlEngine();
+    const old = new SQL.Database();
+    old.exec('PRAGMA page_size = 4096; CREATE TABLE placeholder (x); DROP TABLE placeholder');
+    writeFileSync(path.join(dir, CACHE_FILE), old.export());
+    old.close();
+    const a = await CatalogStore.open({ dataDir: dir, persistDelayMs: 10 });
+    a.apply({ tags: fixtureTags(), events: fixtureEvents() });
+    const counts = a.reader.counts();
+    expect(a.statements.value('PRAGMA page_size')).toBe(4096);
+    await a.close();
+    const b = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => b.close());
+    expect(b.movedAside).toBeUndefined();
+    expect(b.reader.counts()).toEqual(counts);
+    expect(b.statements.value('PRAGMA page_size')).toBe(4096);
   });
 
   it('persists after a batch without an explicit close (debounced write)', async () => {
