@@ -164,3 +164,63 @@ describe('CatalogStore pruning and removal', () => {
     expect(m.events?.some((ref) => ref.id === e.id)).toBe(false);
   });
 });
+
+describe('CatalogStore tag filter', () => {
+  it('answers alike whether it walks the sort index (popular tag) or collects the tag (rare tag), before and after writes', async () => {
+    const s = await CatalogStore.open();
+    cleanups.push(() => s.close());
+    const tag = (id: number) => ({ id: String(id), label: `T${id}`, slug: `t${id}` });
+    const day = (d: number) => new Date(Date.UTC(2026, 0, 1 + (d % 300))).toISOString();
+    // 3,000 markets in 1,500 events: tag 1 on every event, tag 2 on every 50th.
+    const events = Array.from({ length: 1500 }, (_, i) => ({
+      id: String(i + 1), slug: `e${i + 1}`, title: `E${i + 1}`, updatedAt: day(0),
+      tags: i % 50 === 0 ? [tag(1), tag(2)] : [tag(1)],
+      markets: [0, 1].map((k) => ({ id: String(10_000 + 2 * i + k), question: `Q${i}-${k}`, endDate: day(i * 7 + k),
+        active: (i + k) % 3 !== 0, closed: false, volume: String((i * 37) % 1000), updatedAt: day(0) })),
+    }));
+    s.apply({ tags: [tag(1), tag(2)], events });
+    const forms = new Set<string>();
+    s.statements.trace = (sql) => {
+      if (/FROM markets m WHERE.*market_tags/.test(sql)) forms.add(sql.includes('EXISTS (SELECT 1 FROM market_tags') ? 'walk' : 'collect');
+    };
+    const list = (raw: Record<string, string>) => {
+      const p = parseParams(operations['markets.list'].params, raw);
+      if (!p.ok) throw new Error(p.message);
+      return s.reader.listMarkets(p.value).map((m) => m.id);
+    };
+    const whole = (raw: Record<string, string>) => {
+      const out: string[] = [];
+      for (let offset = 0; ; offset += 100) {
+        const page = list({ ...raw, limit: '100', offset: String(offset) });
+        out.push(...page);
+        if (page.length < 100) return out;
+      }
+    };
+    const check = () => {
+      for (const tagId of ['1', '2']) {
+        for (const order of ['endDate', 'volume']) {
+          for (const offset of ['0', '40', '2990']) {
+            const q = { active: 'true', order, ascending: 'true', offset, limit: '20' };
+            // The same page out of the whole (unfiltered by tag) listing, filtered by hand.
+            const tagged = new Set(events.filter((e) => e.tags.some((t) => t.id === tagId)).flatMap((e) => e.markets.map((m) => m.id)));
+            const expected = whole({ active: 'true', order, ascending: 'true' }).filter((id) => tagged.has(id)).slice(Number(offset), Number(offset) + 20);
+            expect(list({ ...q, tag_id: tagId }), `tag ${tagId} ${order} offset ${offset}`).toEqual(expected);
+          }
+        }
+      }
+    };
+    check();
+    expect(forms).toEqual(new Set(['walk', 'collect']));
+    // After a write the counts behind the choice are taken again: tag 2 on every event now.
+    for (const e of events) {
+      e.tags = [tag(1), tag(2)];
+      e.updatedAt = day(1);
+    }
+    s.apply({ events });
+    check();
+    forms.clear();
+    list({ tag_id: '2', active: 'true', order: 'endDate', ascending: 'true', limit: '20' });
+    expect(forms).toEqual(new Set(['walk'])); // tag 2 was rare at first, collected
+    expect(whole({ tag_id: '2' }).length).toBe(3000);
+  });
+});

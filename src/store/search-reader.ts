@@ -19,7 +19,7 @@ import { type Market, type ParamsOf, type SearchEvent, type SearchResult, type S
 import type { CatalogReader } from './catalog-reader.ts';
 import { MARKET_FIELDS, col, projection } from './fields.ts';
 import { SEARCH_COLUMNS } from './search-index.ts';
-import { placeholders, type Bind, type Statements } from './statements.ts';
+import { UntilWrite, placeholders, type Bind, type Statements } from './statements.ts';
 
 /**
  * The markets nested in a result: spec 2.1's Market fields (less `events`) and what a result
@@ -86,9 +86,8 @@ function phraseIdf(mi: Uint8Array): number[] {
 export class SearchReader {
   /** idf x column weight per (phrase, column) of the query being ranked. */
   private weights: Float64Array = new Float64Array(0);
-  /** Documents per term (its MATCH text), valid while total_changes() is statsAt; see idf(). */
-  private readonly termDocs = new Map<string, number>();
-  private statsAt = -1;
+  /** Documents per term (its MATCH text), until the next write; see idf(). */
+  private readonly termDocs: UntilWrite<string, number>;
   private docCount = 0;
   /** Rows ranked by the current query: one call per match, so it is the match count. */
   private ranked = 0;
@@ -100,6 +99,7 @@ export class SearchReader {
     // Per connection: the query tokenizer (temp schema, never persisted) and the rank function.
     st.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_tokens USING fts3tokenize('unicode61', 'remove_diacritics=2')`);
     st.db.create_function('search_rank', (mi: Uint8Array) => this.rank(mi));
+    this.termDocs = new UntilWrite(st);
   }
 
   /** Per row: matchinfo 'pcy' (hits per phrase and column in this row) against this.weights. */
@@ -118,26 +118,22 @@ export class SearchReader {
   /**
    * idf per term of a query. A term's document count costs a pass over its whole doclist
    * (about as dear as the ranking itself), and it changes only when the catalog does, so it
-   * is kept per term until the next write (SQLite's total_changes() moves). The cache is
-   * bounded; a query with any term not in it gets all of them in one 'pcnx' pass.
+   * is kept per term until the next write. A query with any term not kept gets all of them
+   * in one 'pcnx' pass.
    */
   private idf(terms: readonly Term[], match: string): number[] | undefined {
-    const changes = Number(this.st.value('SELECT total_changes()'));
-    if (changes !== this.statsAt || this.termDocs.size > 10_000) {
-      this.termDocs.clear();
-      this.statsAt = changes;
-    }
+    const termDocs = this.termDocs.current();
     const keys = terms.map((t) => SearchReader.matchExpression([t]));
-    if (!keys.every((k) => this.termDocs.has(k))) {
+    if (!keys.every((k) => termDocs.has(k))) {
       const globals = this.st.first(`SELECT matchinfo(search_fts, 'pcnx') FROM search_fts WHERE search_fts MATCH ? LIMIT 1`, [match]);
       if (!globals) return undefined;
       const mi = globals[0] as Uint8Array;
       this.docCount = int32(mi, 2);
-      phraseDocs(mi).forEach((n, i) => this.termDocs.set(keys[i]!, n));
+      phraseDocs(mi).forEach((n, i) => termDocs.set(keys[i]!, n));
     }
     const docs = this.docCount;
     return keys.map((k) => {
-      const n = this.termDocs.get(k)!;
+      const n = termDocs.get(k)!;
       return Math.log(1 + (docs - n + 0.5) / (n + 0.5));
     });
   }

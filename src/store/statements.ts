@@ -86,6 +86,36 @@ export class Statements {
   }
 }
 
+/**
+ * A memo valid until the database is next written: SQLite's total_changes() counts every row
+ * this connection has changed, so when it moves the memo is emptied. Bounded in size.
+ */
+export class UntilWrite<K, V> {
+  private stamp = -1;
+  private readonly map = new Map<K, V>();
+  constructor(
+    private readonly st: Statements,
+    private readonly max = 10_000,
+  ) {}
+
+  /** The memo's entries, emptied first if the database changed since they were made. */
+  current(): Map<K, V> {
+    const now = Number(this.st.value('SELECT total_changes()'));
+    if (now !== this.stamp || this.map.size >= this.max) {
+      this.map.clear();
+      this.stamp = now;
+    }
+    return this.map;
+  }
+
+  get(key: K, compute: () => V): V {
+    const map = this.current();
+    let v = map.get(key);
+    if (v === undefined) map.set(key, (v = compute()));
+    return v;
+  }
+}
+
 /** `?, ?, ?` for an IN list of n values. */
 export function placeholders(n: number): string {
   return n === 0 ? '' : '?' + ', ?'.repeat(n - 1);
