@@ -1,31 +1,38 @@
 /**
  * Small cell renderers shared by the grids and detail panels.
  */
+import type { ReactNode } from 'react';
 import type { Market } from '../api.ts';
-import { fmtPrice, outcomesOf, STATUS_LABEL, statusOf } from '../format.ts';
+import { DASH, fmtPrice, outcomesOf, STATUS_LABEL, statusOf } from '../format.ts';
 
 export function StatusBadge({ item }: { item: { active?: boolean; closed?: boolean; archived?: boolean } }) {
   const s = statusOf(item);
   return <span className={`badge badge-${s}`}>{STATUS_LABEL[s]}</span>;
 }
 
-/** Outcome names with their prices; the leading outcome is emphasised. Max `limit` shown. */
+/**
+ * Outcome names with their prices; the leading outcome is emphasised. Max `limit` shown.
+ * Goes in a box with the `outcomes` class (muted names): the names are bare text, the prices
+ * the only elements, since the grid lays out a screenful of these per frame while scrolling.
+ */
 export function OutcomePrices({ market, limit = 2 }: { market: Market; limit?: number }) {
+  return outcomePrices(market, limit);
+}
+
+/** OutcomePrices as a plain function, for a grid column (its result is kept per market). */
+export function outcomePrices(market: Market, limit = 2): ReactNode {
   const outcomes = outcomesOf(market);
-  if (outcomes.length === 0) return <span className="muted">—</span>;
+  if (outcomes.length === 0) return DASH;
   const shown = outcomes.slice(0, limit);
-  // Flat (name, price) pairs: few elements per row, since the grid renders many rows per frame.
   return (
     <>
       {shown.map((o, i) => [
-        <span key={`n${i}`} className="oc-name">
-          {o.name}
-        </span>,
+        `${o.name} `,
         <b key={`p${i}`} className={i === 0 ? 'oc-price oc-first' : 'oc-price'}>
           {fmtPrice(o.price)}
         </b>,
       ])}
-      {outcomes.length > limit ? <span className="muted">+{outcomes.length - limit}</span> : null}
+      {outcomes.length > limit ? `+${outcomes.length - limit}` : null}
     </>
   );
 }

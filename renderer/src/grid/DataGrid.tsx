@@ -3,15 +3,19 @@
  * are the service's (react-table in manual mode, owning columns, sort state and widths): a
  * header click changes the sort state, which changes the query. Rows are virtualised: only
  * those on screen (plus overscan) exist in the DOM, each a memoised component that renders
- * once when it scrolls in, so 100,000 rows scroll like 40. Fixed row height, no wrapping.
+ * when a row scrolls in, so 100,000 rows scroll like 40. Fixed row height, no wrapping.
+ *
+ * A fast scroll brings a screenful of new rows in every frame, so that frame's work is kept
+ * small: the DOM rows are recycled (assignSlots), cell contents are made ahead of time
+ * (prepareRows), the header does not re-render, and overscan is ahead of the scroll only.
  *
  * Keyboard: arrows, Page Up/Down, Home/End move the active row; Enter opens it.
  */
 import {
   getCoreRowModel, useReactTable,
-  type ColumnDef, type ColumnSizingState, type SortingState, type Updater,
+  type ColumnDef, type ColumnSizingState, type SortingState, type Table, type Updater,
 } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Range, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Sort } from '../ui-state.tsx';
 import type { BlockList } from './useBlockList.ts';
@@ -32,8 +36,11 @@ export interface GridColumn<T> {
   sortable?: boolean;
   /** First click sorts descending (numbers, dates) or ascending (text). */
   descFirst?: boolean;
+  /** The cell's content; pure (kept per row object, see prepareRows). */
   cell: (row: T) => ReactNode;
   title?: (row: T) => string | undefined;
+  /** Extra class of the column's body cells. */
+  className?: string;
 }
 
 interface Props<T> {
@@ -66,6 +73,19 @@ export function DataGrid<T>(props: Props<T>) {
   const [active, setActive] = useState(0);
 
   const count = rows.length + (ended || list.error ? 0 : 1);
+  // Overscan ahead of a scroll, not behind it: the rows behind are leaving (see rangeExtractor).
+  const virtualizerRef = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
+  const scrolling = virtualizerRef.current?.isScrolling ?? false;
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const dir = scrolling ? virtualizerRef.current?.scrollDirection : null;
+      const start = Math.max(0, range.startIndex - (dir === 'forward' ? 1 : range.overscan));
+      const end = Math.min(range.count - 1, range.endIndex + (dir === 'backward' ? 1 : range.overscan));
+      return Array.from({ length: end - start + 1 }, (_, i) => start + i);
+    },
+    // A new function when scrolling starts or stops, so the range is recomputed then.
+    [scrolling],
+  );
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -75,10 +95,14 @@ export function DataGrid<T>(props: Props<T>) {
     scrollMargin: HEAD_HEIGHT,
     scrollPaddingStart: HEAD_HEIGHT,
     overscan: 3,
+    rangeExtractor,
   });
+  virtualizerRef.current = virtualizer;
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
+  const slotsRef = useRef<Slots>({ byIndex: new Map() });
+  const slotted = assignSlots(slotsRef.current, items, rows.length);
 
   const columnDefs = useMemo<ColumnDef<T>[]>(
     () =>
@@ -124,7 +148,7 @@ export function DataGrid<T>(props: Props<T>) {
     () =>
       leaves.map((c, i) => {
         const col = c.columnDef.meta as GridColumn<T>;
-        return { col, className: `grid-cell c${i}${col.grow ? ' grow' : ''}${col.align === 'right' ? ' num' : ''}` };
+        return { col, className: `grid-cell c${i}${col.grow ? ' grow' : ''}${col.align === 'right' ? ' num' : ''}${col.className ? ` ${col.className}` : ''}` };
       }),
     [columnDefs],
   );
@@ -196,7 +220,6 @@ export function DataGrid<T>(props: Props<T>) {
   };
 
   const state = list.error && rows.length === 0 ? 'error' : list.pending ? 'loading' : ended && rows.length === 0 ? 'empty' : 'ready';
-  const headers = table.getHeaderGroups()[0]?.headers ?? [];
 
   return (
     <div
@@ -218,46 +241,21 @@ export function DataGrid<T>(props: Props<T>) {
         tabIndex={0}
         onKeyDown={onKeyDown}
       >
-        <div className="grid-head" role="rowgroup" style={rowStyle}>
-          <div className="grid-row grid-head-row" role="row" style={rowStyle}>
-            {headers.map((h) => {
-              const meta = h.column.columnDef.meta as GridColumn<T>;
-              const sorted = h.column.getIsSorted();
-              return (
-                <div
-                  key={h.id}
-                  role="columnheader"
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                  className={`grid-cell grid-th c${h.index}${meta.grow ? ' grow' : ''}${meta.align === 'right' ? ' num' : ''}${sorted ? ' sorted' : ''}`}
-                >
-                  {h.column.getCanSort() ? (
-                    <button type="button" className="th-button" onClick={h.column.getToggleSortingHandler()} title={`Sort by ${meta.header}`}>
-                      <span className="th-label">{meta.header}</span>
-                      <SortMark dir={sorted} />
-                    </button>
-                  ) : (
-                    <span className="th-label th-static">{meta.header}</span>
-                  )}
-                  <div
-                    className={`resizer${h.column.getIsResizing() ? ' resizing' : ''}`}
-                    onMouseDown={h.getResizeHandler()}
-                    onTouchStart={h.getResizeHandler()}
-                    onDoubleClick={() => h.column.resetSize()}
-                    role="separator"
-                    aria-orientation="vertical"
-                    aria-label={`Resize ${meta.header}`}
-                  />
-                </div>
-              );
-            })}
-          </div>
-        </div>
+        <GridHead
+          table={table}
+          columns={columnDefs}
+          // What the header shows; a scroll re-renders the grid but not the header.
+          sorting={sorting}
+          columnSizing={columnSizing}
+          sizingInfo={table.getState().columnSizingInfo}
+          totalWidth={totalWidth}
+        />
         <div className="grid-canvas" role="rowgroup" style={{ height: virtualizer.getTotalSize(), minWidth: totalWidth }}>
-          {items.map((v) => {
+          {slotted.map(({ v, slot }) => {
             const row = rows[v.index];
             if (row === undefined) {
               return (
-                <div key={v.key} className="grid-row grid-loading-row" style={{ transform: `translateY(${v.start - HEAD_HEIGHT}px)`, ...rowStyle }} role="row">
+                <div key="loading" className="grid-row grid-loading-row" style={{ transform: `translateY(${v.start - HEAD_HEIGHT}px)`, ...rowStyle }} role="row">
                   <div className="grid-cell" role="gridcell">
                     {list.error ? `Could not load more: ${list.error.message}` : 'Loading…'}
                   </div>
@@ -266,7 +264,7 @@ export function DataGrid<T>(props: Props<T>) {
             }
             return (
               <Row
-                key={v.key}
+                key={slot}
                 id={`${domId}-r${v.index}`}
                 row={row}
                 index={v.index}
@@ -290,6 +288,96 @@ export function DataGrid<T>(props: Props<T>) {
 
 const NO_ROWS: unknown[] = [];
 
+/** Which DOM row (slot) shows which row index; kept from one render to the next. */
+interface Slots {
+  byIndex: Map<number, number>;
+}
+
+/**
+ * Row recycling. A row keeps its slot (React key) while it stays in view, and a row that
+ * scrolls in takes the slot of one that scrolled out: React then updates that row's text and
+ * attributes in place instead of removing one DOM subtree and building another. On a fast
+ * scroll every row on screen is new in each frame; recycled, the browser only re-lays out the
+ * changed text, with no elements to create, style and attach, or to detach. The rows are
+ * rendered in slot order, so a recycled row never moves in the DOM (a move would detach and
+ * re-attach it); they are positioned absolutely, and carry aria-rowindex for their place.
+ */
+function assignSlots(slots: Slots, items: VirtualItem[], loaded: number): { v: VirtualItem; slot: number }[] {
+  const byIndex = new Map<number, number>();
+  const used = new Set<number>();
+  const rowItems = items.filter((v) => v.index < loaded);
+  for (const v of rowItems) {
+    const s = slots.byIndex.get(v.index);
+    if (s !== undefined) {
+      byIndex.set(v.index, s);
+      used.add(s);
+    }
+  }
+  let free = 0;
+  for (const v of rowItems) {
+    if (byIndex.has(v.index)) continue;
+    while (used.has(free)) free++;
+    byIndex.set(v.index, free);
+    used.add(free);
+  }
+  slots.byIndex = byIndex;
+  const out = rowItems.map((v) => ({ v, slot: byIndex.get(v.index)! })).sort((a, b) => a.slot - b.slot);
+  // The "Loading…" row (past the loaded rows) comes last, under its own key.
+  for (const v of items) if (v.index >= loaded) out.push({ v, slot: -1 });
+  return out;
+}
+
+interface HeadProps<T> {
+  table: Table<T>;
+  columns: ColumnDef<T>[];
+  sorting: SortingState;
+  columnSizing: Record<string, number>;
+  sizingInfo: unknown;
+  totalWidth: number;
+}
+
+/** The sticky header row: sort buttons and resize handles. Memoised on what it shows. */
+const GridHead = memo(function GridHead<T>({ table, totalWidth }: HeadProps<T>) {
+  const headers = table.getHeaderGroups()[0]?.headers ?? [];
+  const rowStyle = { minWidth: totalWidth };
+  return (
+    <div className="grid-head" role="rowgroup" style={rowStyle}>
+      <div className="grid-row grid-head-row" role="row" style={rowStyle}>
+        {headers.map((h) => {
+          const meta = h.column.columnDef.meta as GridColumn<T>;
+          const sorted = h.column.getIsSorted();
+          return (
+            <div
+              key={h.id}
+              role="columnheader"
+              aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+              className={`grid-cell grid-th c${h.index}${meta.grow ? ' grow' : ''}${meta.align === 'right' ? ' num' : ''}${sorted ? ' sorted' : ''}`}
+            >
+              {h.column.getCanSort() ? (
+                <button type="button" className="th-button" onClick={h.column.getToggleSortingHandler()} title={`Sort by ${meta.header}`}>
+                  <span className="th-label">{meta.header}</span>
+                  <SortMark dir={sorted} />
+                </button>
+              ) : (
+                <span className="th-label th-static">{meta.header}</span>
+              )}
+              <div
+                className={`resizer${h.column.getIsResizing() ? ' resizing' : ''}`}
+                onMouseDown={h.getResizeHandler()}
+                onTouchStart={h.getResizeHandler()}
+                onDoubleClick={() => h.column.resetSize()}
+                role="separator"
+                aria-orientation="vertical"
+                aria-label={`Resize ${meta.header}`}
+              />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}) as <T>(p: HeadProps<T>) => ReactNode;
+
 interface CellSpec<T> {
   col: GridColumn<T>;
   className: string;
@@ -308,6 +396,53 @@ interface RowProps<T> {
   onClick: (row: T, index: number) => void;
 }
 
+interface CellContent {
+  content: ReactNode;
+  title: string | undefined;
+}
+
+/**
+ * Cell contents and titles by column, for the rows prepared or shown last (row object ->
+ * contents), oldest first. Bounded, so a long scroll does not keep the contents of every row
+ * it passed: far more rows than a screenful plus the blocks fetched ahead.
+ */
+const contentCache = new Map<object, Map<GridColumn<never>, CellContent>>();
+const CONTENT_CACHE_ROWS = 1000;
+
+/** A cell's content and title, made once per row object (formatting, parsing) and reused. */
+function cellContent<T>(col: GridColumn<T>, row: T): CellContent {
+  const key = row as object;
+  let byCol = contentCache.get(key);
+  if (!byCol) {
+    contentCache.set(key, (byCol = new Map()));
+    if (contentCache.size > CONTENT_CACHE_ROWS) contentCache.delete(contentCache.keys().next().value!);
+  }
+  let c = byCol.get(col as GridColumn<never>);
+  if (!c) byCol.set(col as GridColumn<never>, (c = { content: col.cell(row), title: col.title?.(row) }));
+  return c;
+}
+
+/**
+ * Makes the cell contents of newly fetched rows in idle time, so that the frame that scrolls
+ * them in only updates and lays out the DOM (the block arrives well before its rows show).
+ * Cell renderers must be pure functions of the row: the result is kept per row object, and
+ * row objects are not changed in place (a refetch brings new ones).
+ */
+export function prepareRows<T>(columns: readonly GridColumn<T>[], rows: readonly T[]): void {
+  if (typeof requestIdleCallback !== 'function') return;
+  let i = 0;
+  const step = (deadline: IdleDeadline) => {
+    // Out of idle time (a long fling): a few rows per callback, never a long task.
+    const end = deadline.didTimeout ? Math.min(rows.length, i + 10) : rows.length;
+    while (i < end && (deadline.didTimeout || deadline.timeRemaining() > 1)) {
+      const row = rows[i++]!;
+      if (typeof row === 'object' && row !== null) for (const col of columns) cellContent(col, row);
+    }
+    if (i < rows.length) requestIdleCallback(step, { timeout: 500 });
+  };
+  requestIdleCallback(step, { timeout: 500 });
+}
+
 /** One grid row; memoised, so scrolling renders only the rows that come into view. */
 const Row = memo(function Row<T>(p: RowProps<T>) {
   return (
@@ -322,11 +457,14 @@ const Row = memo(function Row<T>(p: RowProps<T>) {
       style={{ transform: `translateY(${p.start}px)`, minWidth: p.minWidth }}
       onClick={() => p.onClick(p.row, p.index)}
     >
-      {p.cells.map(({ col, className }) => (
-        <div key={col.id} role="gridcell" className={className} title={col.title?.(p.row)}>
-          {col.cell(p.row)}
-        </div>
-      ))}
+      {p.cells.map(({ col, className }) => {
+        const c = cellContent(col, p.row);
+        return (
+          <div key={col.id} role="gridcell" className={className} title={c.title}>
+            {c.content}
+          </div>
+        );
+      })}
     </div>
   );
 }) as <T>(p: RowProps<T>) => ReactNode;

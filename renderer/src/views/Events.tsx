@@ -6,7 +6,7 @@ import { api, type Event } from '../api.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { FilterBar } from '../components/FilterBar.tsx';
 import { fmtDate, fmtInt, fmtMoney } from '../format.ts';
-import { DataGrid, type GridColumn } from '../grid/DataGrid.tsx';
+import { DataGrid, prepareRows, type GridColumn } from '../grid/DataGrid.tsx';
 import { useBlockList } from '../grid/useBlockList.ts';
 import { useNav } from '../nav.tsx';
 import { filterParams, useUi, type CatalogFilters } from '../ui-state.tsx';
@@ -28,7 +28,11 @@ export const EVENT_COLUMNS: GridColumn<Event>[] = [
   { id: 'status', header: 'Status', size: 84, cell: (e) => <StatusBadge item={e} /> },
 ];
 
-const fetchEvents = (p: Record<string, unknown>) => api.events.list(p);
+const fetchEvents = async (p: Record<string, unknown>) => {
+  const rows = await api.events.list(p);
+  prepareRows(EVENT_COLUMNS, rows);
+  return rows;
+};
 
 export function EventsView() {
   const { ui, setUi } = useUi();
