@@ -94,7 +94,8 @@ try {
         ['markets: closed=false, order=volume desc', `${base}/markets?limit=20&closed=false&order=volume&ascending=false`],
         // Every request a new URL, so the response cache never answers: the query's own cost.
         ['markets: closed=false, order=volume desc, uncached', () => `${base}/markets?limit=20&closed=false&order=volume&offset=${(i++ % 5000) * 2}`],
-        ['markets: active=true, tag, order=endDate asc, uncached', () => `${base}/markets?limit=20&active=true&tag_id=${popularTag}&order=endDate&ascending=true&offset=${i++ % 5000}`],
+        // The first 50 pages (a smaller tag has no page 250); an ignored parameter keeps each URL new.
+        ['markets: active=true, tag, order=endDate asc, uncached', () => `${base}/markets?limit=20&active=true&tag_id=${popularTag}&order=endDate&ascending=true&offset=${(i % 50) * 20}&n=${i++}`],
         ['events: closed=false, order=volume desc, uncached', () => `${base}/events?limit=20&closed=false&order=volume&offset=${i++ % 5000}`],
         ['markets: active=true, order=endDate asc', `${base}/markets?limit=20&active=true&order=endDate&ascending=true`],
         ['markets: tag (popular), order=volume', `${base}/markets?limit=20&tag_id=${popularTag}&order=volume`],

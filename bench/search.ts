@@ -5,10 +5,10 @@
  * every document, a rare word, a phrase. Then the index's share of the cache file: live pages
  * with and without the search objects, counted on a copy in this process.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { cliProcess, get, measure, table, type Latency, type Proc } from './lib.ts';
-import { sqlEngine } from '../src/store/sqlite.ts';
+import { readWhole, sqlEngine } from '../src/store/sqlite.ts';
 
 export interface SearchBench {
   results: Record<string, unknown>;
@@ -57,7 +57,7 @@ async function commonPairs(base: string, want: number): Promise<string[]> {
 /** Live (non-free) pages of the file, and of the same file without the search objects. */
 async function indexShare(file: string): Promise<{ pageSize: number; live: number; withoutSearch: number }> {
   const SQL = await sqlEngine();
-  const db = new SQL.Database(readFileSync(file));
+  const db = new SQL.Database(await readWhole(file));
   try {
     const one = (sql: string) => Number(db.exec(sql)[0]?.values[0]?.[0] ?? 0);
     const live = () => one('PRAGMA page_count') - one('PRAGMA freelist_count');

@@ -49,7 +49,7 @@ export async function openDatabaseFile(
   if (!file) return { db: new SQL.Database(), fromFile: false };
   let bytes: Buffer;
   try {
-    bytes = await fsp.readFile(file);
+    bytes = await readWhole(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { db: new SQL.Database(), fromFile: false };
     throw e;
@@ -70,6 +70,27 @@ export async function openDatabaseFile(
     await fsp.rename(file, aside);
     log.warn(`cache file ${file} could not be opened (${(e as Error).message}); moved aside to ${aside}, starting empty`);
     return { db: new SQL.Database(), movedAside: aside, fromFile: false };
+  }
+}
+
+/**
+ * The whole file in one Buffer. fs.readFile refuses files over 2 GiB (a 500k-market cache is
+ * 2.2 GiB), so it is read in 256 MiB pieces into one buffer of its size.
+ */
+export async function readWhole(file: string): Promise<Buffer> {
+  const fh = await fsp.open(file, fsc.O_RDONLY);
+  try {
+    const { size } = await fh.stat();
+    const out = Buffer.allocUnsafe(size);
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await fh.read(out, done, Math.min(256 << 20, size - done), done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === size ? out : out.subarray(0, done);
+  } finally {
+    await fh.close();
   }
 }
 
