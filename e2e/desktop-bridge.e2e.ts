@@ -14,7 +14,7 @@ import type { Service } from '../src/service/service.ts';
 import { relay } from '../main/relay.ts';
 import { installBridge } from './support/bridge.ts';
 import { FIXTURES, launchBrowser, openApp, saveFailureScreenshot, startSyncedService, tempDir, type Browser } from './support/env.ts';
-import { showTab } from './support/journeys.ts';
+import { fillCredentials, showTab } from './support/journeys.ts';
 
 const CREDS = {
   apiKey: '7c1f0e5a-3b1d-4c8e-9a51-2f6b8d0e4a11',
@@ -71,13 +71,7 @@ describe('desktop renderer path (emulated preload, real service)', () => {
       await showTab(page, 'Orders');
       await page.waitForSelector('[data-testid="orders-no-credentials"]');
       await page.getByRole('button', { name: 'Set API credentials…' }).click();
-      const dialog = page.locator('dialog[open]');
-      await dialog.getByLabel('API key').fill(CREDS.apiKey);
-      await dialog.getByLabel('Secret').fill(CREDS.secret);
-      await dialog.getByLabel('Passphrase').fill(CREDS.passphrase);
-      await dialog.getByLabel('Wallet address').fill(CREDS.address);
-      await dialog.getByRole('button', { name: 'Save' }).click();
-      await page.waitForSelector('dialog[open]', { state: 'detached' });
+      await fillCredentials(page, CREDS);
 
       const first = await orders();
       assert.ok(first.data.length > 0 && first.next_cursor !== '', 'the fake account has more than one page of orders');

@@ -11,6 +11,7 @@ import { loadFixtureCatalog, startFakeUpstream } from '../src/fake-upstream/inde
 import { relay } from '../main/relay.ts';
 import { installBridge } from './support/bridge.ts';
 import { FIXTURES, gridSettled, launchBrowser, openApp, ROOT, startSyncedService, tempDir } from './support/env.ts';
+import { fillCredentials } from './support/journeys.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } }, strict: true });
 const out = path.resolve(values.out ?? path.join(ROOT, 'e2e/screenshots'));
@@ -27,6 +28,13 @@ const CREDS = {
 };
 
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true }).click();
+
+/** Web mode: types credentials into the dialog (the page keeps them in sessionStorage and signs with them). */
+async function enterCredentials(page: Page, c: typeof CREDS): Promise<void> {
+  await tab(page, 'Orders');
+  await page.getByRole('button', { name: 'Set API credentials…' }).click();
+  await fillCredentials(page, c);
+}
 
 const shots: Shot[] = [
   {
@@ -68,6 +76,28 @@ const shots: Shot[] = [
     run: async (page) => {
       await tab(page, 'Orders');
       await page.waitForSelector('.view[aria-label="Orders"][data-state="ready"]');
+    },
+  },
+  {
+    name: 'orders-web',
+    run: async (page) => {
+      await enterCredentials(page, CREDS);
+      await page.waitForSelector('.view[aria-label="Orders"][data-state="ready"]');
+    },
+  },
+  {
+    name: 'orders-web-rejected',
+    run: async (page) => {
+      await enterCredentials(page, { ...CREDS, secret: Buffer.from('not-the-secret-of-the-service-01').toString('base64url') });
+      await page.waitForSelector('.view[aria-label="Orders"][data-state="credentials-rejected"]');
+    },
+  },
+  {
+    name: 'credentials-web',
+    run: async (page) => {
+      await tab(page, 'Orders');
+      await page.getByRole('button', { name: 'Set API credentials…' }).click();
+      await page.waitForSelector('dialog[open] >> text=No credentials set.');
     },
   },
   {

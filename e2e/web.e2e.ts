@@ -73,14 +73,23 @@ describe('web mode (fixture catalog)', () => {
     await journey.leaderboard(env.browser.page, env.api);
   });
 
-  test('explains that orders need the desktop app (the page holds no L2 secret)', async () => {
+  test('orders: the empty state leads to the credentials dialog, and a service started without credentials refuses any', async () => {
+    // The whole web-mode orders journey, against a service started with credentials, is web-orders.e2e.ts.
     const { page } = env.browser;
     await journey.showTab(page, 'Orders');
-    await page.waitForSelector('[data-testid="orders-web-mode"]');
-    await page.getByRole('button', { name: 'API credentials' }).click();
+    await page.waitForSelector('.view[aria-label="Orders"][data-state="no-credentials"] [data-testid="orders-no-credentials"]');
+    await page.getByRole('button', { name: 'API credentials', exact: true }).click();
     await page.waitForSelector('dialog[open] >> text=--credentials FILE');
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog[open]', { state: 'detached' });
+    await page.getByRole('button', { name: 'Set API credentials…' }).click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.getByLabel('API key').fill('00000000-0000-4000-8000-000000000000');
+    await dialog.getByLabel('Secret').fill(Buffer.alloc(32, 9).toString('base64url'));
+    await dialog.getByLabel('Passphrase').fill('p');
+    await dialog.getByLabel('Wallet address').fill('0x' + '0'.repeat(40));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.waitForSelector('.view[aria-label="Orders"][data-state="credentials-rejected"] >> text=not the ones the service was started with');
   });
 
   test('keeps browsing from the cache with the offline banner when the upstream goes away', async () => {

@@ -1,8 +1,9 @@
 /**
  * e2e plumbing: a fake upstream and the real service (in this process, so a test can drive
- * sync and stop the upstream), Debian's Chromium through playwright-core with a fresh
- * profile, and waits on app state (never on time).
+ * sync and stop the upstream; or the real `serve` command in its own process), Debian's
+ * Chromium through playwright-core with a fresh profile, and waits on app state (never on time).
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,63 @@ export async function startSyncedService(fake: FakeUpstream, dataDir: string, ex
   });
   await service.sync!.syncNow('full');
   return service;
+}
+
+export interface ServeCli {
+  baseUrl: string;
+  clobUrl: string;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM (the service persists its cache and exits 0); SIGKILL if it has not exited in 30 s. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * `npm run serve` as a user runs it: `src/cli.ts serve` in its own Node process, on free ports
+ * (`--base-port 0 --clob-port 0`), resolved once it prints its URLs.
+ */
+export async function startServeCli(args: string[]): Promise<ServeCli> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'serve', '--base-port', '0', '--clob-port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let onOutput = () => {};
+  const read = (d: Buffer) => {
+    out += d.toString();
+    onOutput();
+  };
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill('SIGTERM');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const killed = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve();
+      }, 30_000);
+    });
+    const code = await Promise.race([exited, killed.then(() => exited)]);
+    clearTimeout(timer);
+    return code;
+  };
+  try {
+    const urls = await new Promise<{ baseUrl: string; clobUrl: string }>((resolve, reject) => {
+      onOutput = () => {
+        const base = /^base: (http:\/\/\S+)$/m.exec(out)?.[1];
+        const clob = /^clob: (http:\/\/\S+)$/m.exec(out)?.[1];
+        if (base && clob && /^web UI: /m.test(out)) resolve({ baseUrl: base, clobUrl: clob });
+      };
+      void exited.then((code) => reject(new Error(`serve exited (${code}) before printing its URLs:\n${out.slice(-2000)}`)));
+    });
+    return { ...urls, output: () => out, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
 }
 
 export interface Browser {

@@ -240,11 +240,8 @@ export interface Creds {
   address: string;
 }
 
-/** Desktop: the empty orders view leads to the credentials dialog; once set, orders list and page. */
-export async function ordersWithCredentials(page: Page, creds: Creds, pageSizes: number[]): Promise<void> {
-  await showTab(page, 'Orders');
-  await page.waitForSelector('[data-testid="orders-no-credentials"]');
-  await page.getByRole('button', { name: 'Set API credentials…' }).click();
+/** Fills the open credentials dialog with `creds`, saves, and waits for it to close. */
+export async function fillCredentials(page: Page, creds: Creds): Promise<void> {
   const dialog = page.locator('dialog[open]');
   await dialog.getByLabel('API key').fill(creds.apiKey);
   await dialog.getByLabel('Secret').fill(creds.secret);
@@ -252,6 +249,14 @@ export async function ordersWithCredentials(page: Page, creds: Creds, pageSizes:
   await dialog.getByLabel('Wallet address').fill(creds.address);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await page.waitForSelector('dialog[open]', { state: 'detached' });
+}
+
+/** Desktop: the empty orders view leads to the credentials dialog; once set, orders list and page. */
+export async function ordersWithCredentials(page: Page, creds: Creds, pageSizes: number[]): Promise<void> {
+  await showTab(page, 'Orders');
+  await page.waitForSelector('[data-testid="orders-no-credentials"]');
+  await page.getByRole('button', { name: 'Set API credentials…' }).click();
+  await fillCredentials(page, creds);
   for (const [i, n] of pageSizes.entries()) {
     if (i > 0) await page.getByRole('button', { name: 'Next →' }).click();
     await page.waitForSelector(`.pager >> text=Page ${i + 1} · ${n} orders`);

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import icon from '../../resources/icon.svg';
-import { credentials, mode } from './api.ts';
+import { mode } from './api.ts';
 import { DetailPanel } from './components/DetailPanel.tsx';
 import { CredentialsDialog, SettingsDialog } from './components/Dialogs.tsx';
 import { OfflineBanner, StatusBar } from './components/StatusBar.tsx';
@@ -125,14 +125,12 @@ function Shell() {
           />
           <kbd className="search-kbd">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
         </div>
-        {credentials.available || mode === 'web' ? (
-          <button type="button" className="icon-btn" aria-label="API credentials" title="API credentials" onClick={() => nav.setCredentialsOpen(true)}>
-            <svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true">
-              <circle cx="5" cy="8" r="3" fill="none" stroke="currentColor" strokeWidth="1.5" />
-              <path d="M8 8 H15 M12.5 8 V11 M14.5 8 V10" stroke="currentColor" strokeWidth="1.5" fill="none" strokeLinecap="round" />
-            </svg>
-          </button>
-        ) : null}
+        <button type="button" className="icon-btn" aria-label="API credentials" title="API credentials" onClick={() => nav.setCredentialsOpen(true)}>
+          <svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true">
+            <circle cx="5" cy="8" r="3" fill="none" stroke="currentColor" strokeWidth="1.5" />
+            <path d="M8 8 H15 M12.5 8 V11 M14.5 8 V10" stroke="currentColor" strokeWidth="1.5" fill="none" strokeLinecap="round" />
+          </svg>
+        </button>
         {mode === 'desktop' ? (
           <button type="button" className="icon-btn" aria-label="Settings" title="Settings" onClick={() => setSettingsOpen(true)}>
             <svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { operations, type OpName } from '../../src/contract/index.ts';
 import { LEADERBOARD_CATEGORIES as C, LEADERBOARD_ORDERS as O, LEADERBOARD_PERIODS as P } from '../../src/contract/leaderboard-ops.ts';
-import { apiBase, LEADERBOARD_CATEGORIES, LEADERBOARD_ORDER, LEADERBOARD_PERIODS, ROUTES, routeUrl, toQuery } from './api.ts';
+import { apiBase, LEADERBOARD_CATEGORIES, LEADERBOARD_ORDER, LEADERBOARD_PERIODS, ROUTES, routeUrl, toQuery, type Route } from './api.ts';
 
 describe('renderer api client', () => {
   it('finds the API one level above the web-mode page', () => {
@@ -27,10 +27,11 @@ describe('renderer api client', () => {
 
   it('mirrors the contract: every route the renderer uses has the contract face, method and path', () => {
     for (const [op, route] of Object.entries(ROUTES)) {
-      const def = operations[op as OpName] as { face: string; method: string; path: string; http?: false };
+      const def = operations[op as OpName] as { face: string; method: string; path: string; http?: false; auth?: 'l2'; webUi?: true };
       expect(def, op).toBeDefined();
-      expect({ face: route.face, method: route.method, path: route.path, http: 'http' in route ? route.http : undefined }, op).toEqual({
-        face: def.face, method: def.method, path: def.path, http: def.http,
+      const r: Route = route;
+      expect({ face: r.face, method: r.method, path: r.path, http: r.http, auth: r.auth, webUi: r.webUi }, op).toEqual({
+        face: def.face, method: def.method, path: def.path, http: def.http, auth: def.auth, webUi: def.webUi,
       });
     }
   });

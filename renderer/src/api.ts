@@ -5,6 +5,9 @@
  * throw the same ApiError. Typed by `src/contract/`; the route table below mirrors its paths
  * (not imported at run time, to keep the contract's validation code out of the bundle;
  * api.test.ts checks the two agree).
+ *
+ * Web mode signs `auth: 'l2'` operations (the user's orders) itself, with credentials the user
+ * typed into this tab (session-credentials.ts, l2-sign.ts); the desktop app's core holds them.
  */
 import type { InputOf, OpName, ResultOf } from '../../src/contract/operations.ts';
 import type {
@@ -12,6 +15,8 @@ import type {
 } from '../../main/preload/bridge.ts';
 import type { CredentialsStatus } from '../../src/contract/index.ts';
 import type { LeaderboardCategory, LeaderboardOrder, LeaderboardPeriod } from '../../src/contract/leaderboard-ops.ts';
+import { l2Headers } from './l2-sign.ts';
+import { clearSessionCredentials, loadSessionCredentials, saveSessionCredentials } from './session-credentials.ts';
 
 declare global {
   interface Window {
@@ -54,6 +59,10 @@ export interface Route {
   path: string;
   /** false: IPC only (the desktop app's own operations). */
   http?: false;
+  /** HTTP callers sign the request (L2 headers). */
+  auth?: 'l2';
+  /** A clob-face operation the base face serves too, so web mode reaches it on its own origin. */
+  webUi?: true;
 }
 
 /** HTTP routes of the operations the renderer calls; `satisfies` keeps the names in the contract. */
@@ -65,7 +74,7 @@ export const ROUTES = {
   'tags.list': { face: 'base', method: 'GET', path: '/tags' },
   'service.status': { face: 'base', method: 'GET', path: '/status' },
   'search.query': { face: 'base', method: 'GET', path: '/public-search' },
-  'orders.list': { face: 'clob', method: 'GET', path: '/data/orders' },
+  'orders.list': { face: 'clob', method: 'GET', path: '/data/orders', auth: 'l2', webUi: true },
   'leaderboard.list': { face: 'base', method: 'GET', path: '/v1/leaderboard' },
   'leaderboard.meta': { face: 'base', method: 'GET', path: '/leaderboard/meta' },
   'limits.status': { face: 'base', method: 'GET', path: '/limits' },
@@ -107,17 +116,33 @@ export function routeUrl(route: Route, params: Record<string, unknown>): string 
 /** Raised when the running service has no such operation (an older or newer core). */
 export class UnavailableOpError extends ApiError {}
 
-/** Web mode cannot make this call: IPC-only, or on the L2-authenticated clob face. */
+/** Web mode cannot make this call: IPC-only, or on the clob face only (another origin). */
 export class DesktopOnlyError extends UnavailableOpError {}
 
+/** Web mode: an `auth: 'l2'` call with no credentials entered in this tab (nothing was sent). */
+export class NoCredentialsError extends ApiError {
+  constructor(op: string) {
+    super(401, { error: `${op} needs your API credentials` });
+    this.name = 'NoCredentialsError';
+  }
+}
+
 async function httpCall(op: string, route: Route, params: Record<string, unknown>): Promise<unknown> {
-  if (route.http === false || route.face !== 'base') {
-    // The clob face is another origin and wants L2-signed requests; the page holds no secret.
+  if (route.http === false || (route.face !== 'base' && route.webUi !== true)) {
+    // The clob face is another origin, which the page's CSP (connect-src 'self') does not reach.
     throw new DesktopOnlyError(501, { error: `${op} is available in the desktop app` });
+  }
+  const url = new URL(routeUrl(route, params), apiBase());
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (route.auth === 'l2') {
+    const creds = loadSessionCredentials();
+    if (!creds) throw new NoCredentialsError(op);
+    // Signed over the path as sent, without the query (what the face verifies); no body on GET.
+    Object.assign(headers, await l2Headers(creds, { method: route.method, path: url.pathname }));
   }
   let res: Response;
   try {
-    res = await fetch(new URL(routeUrl(route, params), apiBase()), { method: route.method, headers: { accept: 'application/json' } });
+    res = await fetch(url, { method: route.method, headers });
   } catch {
     throw new ServiceUnreachableError();
   }
@@ -205,15 +230,29 @@ export async function desktop<M extends DesktopMethod>(method: M, arg?: DesktopM
   throw new ApiError(reply.status, reply.body);
 }
 
+/** Web mode: this tab's credentials, as the core's `credentials.status` would describe them. */
+function sessionStatus(): CredentialsStatus {
+  const c = loadSessionCredentials();
+  return c ? { configured: true, address: c.address } : { configured: false };
+}
+
 /**
- * Credentials: set and cleared through the core's IPC-only operations (main keeps them
- * encrypted with safeStorage); web mode cannot set them (the service takes them at start).
+ * Credentials. Desktop: set and cleared through the core's IPC-only operations (main keeps them
+ * encrypted with safeStorage). Web mode: kept in this tab's sessionStorage and used only to sign
+ * requests; the service checks them against the credentials it was started with.
  */
 export const credentials = {
-  available: mode === 'desktop',
-  status: (): Promise<CredentialsStatus> => (mode === 'desktop' ? call('credentials.status', {}) : Promise.resolve({ configured: false })),
-  set: (c: CredentialsInput): Promise<CredentialsStatus> => call('credentials.set', c),
-  clear: (): Promise<CredentialsStatus> => call('credentials.clear', {}),
+  status: (): Promise<CredentialsStatus> => (mode === 'desktop' ? call('credentials.status', {}) : Promise.resolve(sessionStatus())),
+  set: async (c: CredentialsInput): Promise<CredentialsStatus> => {
+    if (mode === 'desktop') return call('credentials.set', c);
+    saveSessionCredentials(c);
+    return sessionStatus();
+  },
+  clear: async (): Promise<CredentialsStatus> => {
+    if (mode === 'desktop') return call('credentials.clear', {});
+    clearSessionCredentials();
+    return sessionStatus();
+  },
   storage: (): Promise<CredentialStorage> => desktop('credentials.storage'),
 };
 

@@ -7,17 +7,10 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Credentials } from './credentials.ts';
 import { hmacSignature, l2Headers, l2Message, verifyL2, type L2Request } from './l2.ts';
+import { TEST_CREDS, TEST_NOW, ZERO_SECRET } from '../testing/l2-vectors.ts';
 
-const ZERO_SECRET = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
-
-const CREDS: Credentials = {
-  apiKey: '000000000-0000-0000-0000-000000000000',
-  // 32 random-looking bytes, base64url with `-` and `_` in it, so alphabet handling matters.
-  secret: 'q-_3xY1vZ8TfK0r2WmN4pLs6Hd9Gc7Ba5Ej1Ui3Oo-A=',
-  passphrase: 'a'.repeat(64),
-  address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-};
-const NOW = 1_750_000_000_000;
+const CREDS = TEST_CREDS;
+const NOW = TEST_NOW;
 const NOW_S = Math.floor(NOW / 1000);
 
 /** clob-client's buildPolyHmacSignature, re-typed from its source (src/signing/hmac.ts). */

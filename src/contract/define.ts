@@ -22,6 +22,12 @@ export interface OperationDef<Defs extends ParamDefs, Result> {
   cache?: 'catalog';
   /** HTTP callers must carry L2 auth headers (checked by the face; IPC is the app itself). */
   auth?: 'l2';
+  /**
+   * Web mode: the base face serves this clob-face operation too, at the same path with the same
+   * auth, so the web UI (a page of the base face's origin, whose CSP allows `connect-src 'self'`
+   * only) reaches it without a cross-origin request. The page signs `auth: 'l2'` ones itself.
+   */
+  webUi?: true;
   /** false: IPC only, never an HTTP route (setting credentials, for one). */
   http?: false;
   /** Phantom field carrying the result type; never set at run time. */

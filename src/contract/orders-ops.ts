@@ -2,7 +2,9 @@
  * The account's live orders (spec 2.4, 4.4, 5) and the credentials behind them.
  *
  * `GET /data/orders` on the clob face needs L2 auth (`auth: 'l2'`, checked by the face before
- * dispatch); the app itself calls it over IPC without signing, being its own user. The other
+ * dispatch); the app itself calls it over IPC without signing, being its own user. The base
+ * face serves it too (`webUi`), for the web UI, which signs it with credentials the user typed
+ * into that browser tab. The other
  * operations here are the desktop app's only (`http: false`): refreshing on demand, the orders
  * cache's state, and setting or clearing credentials, which must never be reachable over HTTP.
  */
@@ -65,7 +67,7 @@ export const FIRST_CURSOR = 'MA==';
 
 export const ordersOperations = {
   'orders.list': op<OrdersPage>()({
-    face: 'clob', method: 'GET', path: '/data/orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2',
+    face: 'clob', method: 'GET', path: '/data/orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2', webUi: true,
     // Any malformed cursor, however long, gets the one `invalid next_cursor` answer (the handler decodes it).
     params: { id: str(), market: str(), asset_id: str(), next_cursor: { schema: z.string(), rule: 'a cursor' } as ParamDef<string> },
   }),

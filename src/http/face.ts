@@ -17,7 +17,7 @@ export interface FaceOptions {
   log: Logger;
   /** The catalog's version; with it, answers of `cache: 'catalog'` operations are reused. */
   catalogVersion?: () => number;
-  /** Verifies L2 auth for `auth: 'l2'` operations; without it they always answer 401. */
+  /** Verifies L2 auth for `auth: 'l2'` operations (the base face's `webUi` ones too); without it they always answer 401. */
   authenticate?: (req: L2Request) => boolean;
   /** Extra routes a face carries beyond the contract (web-mode static files, for one). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
@@ -94,8 +94,11 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
 
   const cache = new ResponseCache();
   for (const name of Object.keys(operations) as OpName[]) {
-    const def: { face: Face; method: 'GET' | 'POST' | 'DELETE'; path: string; cache?: 'catalog'; auth?: 'l2'; http?: false } = operations[name];
-    if (def.face !== face || def.http === false) continue;
+    const def: { face: Face; method: 'GET' | 'POST' | 'DELETE'; path: string; cache?: 'catalog'; auth?: 'l2'; webUi?: true; http?: false } =
+      operations[name];
+    // The base face also carries the clob operations the web UI calls (same origin as its page).
+    const served = def.face === face || (face === 'base' && def.webUi === true);
+    if (!served || def.http === false) continue;
     const cacheable = def.cache === 'catalog' && def.method === 'GET' && opts.catalogVersion !== undefined;
     app.route({
       method: def.method,

@@ -170,6 +170,27 @@ describe('GET /data/orders: L2 auth', () => {
   });
 });
 
+describe('GET /data/orders on the base face (the web UI\'s own origin)', () => {
+  it('answers as the clob face does, with the same L2 auth and error bodies', async () => {
+    const s = await service(await fake());
+    const onBase = (query: string, h: Record<string, string>) => fetch(`${s.baseUrl}/data/orders${query}`, { headers: h });
+    for (const q of ['', '?next_cursor=MTAw', '?next_cursor=MjAw&market=x']) {
+      const res = await onBase(q, headers(CREDS));
+      expect(res.status, q).toBe(200);
+      expect(await res.text(), q).toBe((await get(s, q)).text);
+    }
+    for (const h of [{}, headers(OTHER), headers({ ...CREDS, secret: OTHER.secret })]) {
+      const res = await onBase('', h);
+      expect(res.status).toBe(401);
+      expect(await res.text()).toBe(UNAUTHORIZED);
+    }
+    const bad = await onBase('?next_cursor=abc', headers(CREDS));
+    expect([bad.status, await bad.text()]).toEqual([400, '{"error":"invalid next_cursor"}']);
+    // Only the operations the contract marks `webUi`: the rest of the clob face stays there.
+    expect((await fetch(`${s.baseUrl}/data/trades`, { headers: headers(CREDS) })).status).toBe(404);
+  });
+});
+
 describe('GET /data/orders: paging, filters, shape', () => {
   it('walks every cached order exactly once from MA== to an empty cursor', async () => {
     const up = await fake();

@@ -159,7 +159,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const host = opts.host ?? '127.0.0.1';
   try {
     if (opts.http !== false) {
-      const base = await buildFace({ face: 'base', dispatch, log, ...(limiter ? { limits: limiter } : {}), catalogVersion: () => store.catalogVersion, extend: (app) => {
+      // `authenticate`: the base face also serves the L2 routes the web UI signs (contract `webUi`).
+      const base = await buildFace({ face: 'base', dispatch, log, authenticate: account.authenticate, ...(limiter ? { limits: limiter } : {}), catalogVersion: () => store.catalogVersion, extend: (app) => {
         registerPushStream(app, push);
         return registerWebUi(app, opts.webRoot);
       } });

@@ -1,6 +1,7 @@
 /**
  * The credentials dialog (set / clear the CLOB API credentials; the secret is never shown
- * back) and the desktop settings dialog (HTTP faces on/off, ports).
+ * back: desktop hands them to the core, web mode keeps them in this tab's sessionStorage) and
+ * the desktop settings dialog (HTTP faces on/off, ports).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -29,7 +30,7 @@ export function CredentialsDialog() {
   const nav = useNav();
   const queryClient = useQueryClient();
   const status = useCredentialsStatus();
-  const storage = useQuery({ queryKey: ['credentials.storage'], queryFn: credentials.storage, enabled: credentials.available, staleTime: Infinity });
+  const storage = useQuery({ queryKey: ['credentials.storage'], queryFn: credentials.storage, enabled: mode === 'desktop', staleTime: Infinity });
   const [form, setForm] = useState(EMPTY);
   const close = () => {
     setForm(EMPTY);
@@ -37,7 +38,9 @@ export function CredentialsDialog() {
   };
   const done = () => {
     void queryClient.invalidateQueries({ queryKey: ['credentials.status'] });
-    void queryClient.invalidateQueries({ queryKey: ['orders.list'] });
+    // Web mode: nothing of the previous credentials' answers (orders, a refusal) may linger.
+    if (mode === 'web') void queryClient.resetQueries({ queryKey: ['orders.list'] });
+    else void queryClient.invalidateQueries({ queryKey: ['orders.list'] });
     close();
   };
   const save = useMutation({ mutationFn: (c: CredentialsInput) => credentials.set(c), onSuccess: done });
@@ -68,53 +71,51 @@ export function CredentialsDialog() {
         <h2 className="dialog-title">API credentials</h2>
         {mode === 'web' ? (
           <p className="dialog-text">
-            In web mode the service takes credentials when it starts: <code>npm run serve -- --credentials FILE</code> or the{' '}
-            <code>MARKETDESK_API_KEY</code>, <code>_SECRET</code>, <code>_PASSPHRASE</code> and <code>MARKETDESK_ADDRESS</code> variables.
+            Your CLOB L2 API credentials let this page read your live orders from the service. They stay in this browser tab (session storage,
+            forgotten when the tab closes) and only sign your requests; the secret is never sent. The service accepts them only if they are the ones
+            it was started with (<code>npm run serve -- --credentials FILE</code> or the <code>MARKETDESK_*</code> variables).
           </p>
         ) : (
-          <>
-            <p className="dialog-text">
-              Your CLOB L2 API credentials let the service read your live orders. They are encrypted with your system keyring and only the service
-              process reads them; this window never sees the secret again.
-            </p>
-            {status.data?.configured ? (
-              <p className="dialog-status" data-testid="credentials-status">
-                Set for <span className="mono">{status.data.address}</span>.
-              </p>
-            ) : (
-              <p className="dialog-status muted">No credentials set.</p>
-            )}
-            {storage.data && !storage.data.available ? (
-              <p className="form-error">This system offers no keyring: credentials are used for this session only and not stored.</p>
-            ) : storage.data?.weak ? (
-              <p className="form-error">No system keyring was found: credentials are stored with weak obfuscation only.</p>
-            ) : null}
-            {field('apiKey', 'API key', 'text', 'uuid')}
-            {field('secret', 'Secret', 'password')}
-            {field('passphrase', 'Passphrase', 'password')}
-            {field('address', 'Wallet address', 'text', '0x…')}
-            {error ? (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            ) : null}
-          </>
+          <p className="dialog-text">
+            Your CLOB L2 API credentials let the service read your live orders. They are encrypted with your system keyring and only the service
+            process reads them; this window never sees the secret again.
+          </p>
         )}
+        {status.data?.configured ? (
+          <p className="dialog-status" data-testid="credentials-status">
+            Set for <span className="mono">{status.data.address}</span>
+            {mode === 'web' ? ' in this tab' : ''}.
+          </p>
+        ) : (
+          <p className="dialog-status muted">No credentials set.</p>
+        )}
+        {storage.data && !storage.data.available ? (
+          <p className="form-error">This system offers no keyring: credentials are used for this session only and not stored.</p>
+        ) : storage.data?.weak ? (
+          <p className="form-error">No system keyring was found: credentials are stored with weak obfuscation only.</p>
+        ) : null}
+        {field('apiKey', 'API key', 'text', 'uuid')}
+        {field('secret', 'Secret', 'password')}
+        {field('passphrase', 'Passphrase', 'password')}
+        {field('address', 'Wallet address', 'text', '0x…')}
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
         <div className="dialog-actions">
-          {mode === 'desktop' && status.data?.configured ? (
+          {status.data?.configured ? (
             <button type="button" className="btn btn-danger" onClick={() => clear.mutate()} disabled={clear.isPending}>
               Clear credentials
             </button>
           ) : null}
           <span className="toolbar-spacer" />
           <button type="button" className="btn" onClick={close}>
-            {mode === 'web' ? 'Close' : 'Cancel'}
+            Cancel
           </button>
-          {mode === 'desktop' ? (
-            <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-              Save
-            </button>
-          ) : null}
+          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+            Save
+          </button>
         </div>
       </form>
     </Modal>

@@ -1,11 +1,15 @@
 /**
- * The user's live orders (GET /data/orders through the service, which holds the API
- * credentials), filtered by market and asset, paged through the service's cursor. Without
- * credentials it says so and leads to the credentials dialog.
+ * The user's live orders (GET /data/orders through the service), filtered by market and asset,
+ * paged through the service's cursor. Desktop: the core holds the API credentials. Web mode:
+ * the page signs each request with credentials typed into this tab, and the service accepts
+ * them only if they are the ones it was started with. Without credentials it says so and leads
+ * to the credentials dialog; with credentials the service refuses, it says that.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api, ApiError, credentials, DesktopOnlyError, mode, UnavailableOpError, type Order, type OrdersParams } from '../api.ts';
+import {
+  api, ApiError, credentials, DesktopOnlyError, mode, NoCredentialsError, UnavailableOpError, type Order, type OrdersParams,
+} from '../api.ts';
 import { DASH, fmtDateTime, fmtDecimal, fmtInt, fmtPrice } from '../format.ts';
 import { useNav } from '../nav.tsx';
 import { useUi } from '../ui-state.tsx';
@@ -42,28 +46,49 @@ export function OrdersView() {
   const { ui, setUi } = useUi();
   const nav = useNav();
   const creds = useCredentialsStatus();
+  const queryClient = useQueryClient();
   const [cursors, setCursors] = useState<string[]>([FIRST_CURSOR]);
   const market = useDebounced(ui.orders.market.trim(), 250);
   const asset = useDebounced(ui.orders.asset.trim(), 250);
   useEffect(() => setCursors([FIRST_CURSOR]), [market, asset]);
   const params: OrdersParams = { ...(market ? { market } : {}), ...(asset ? { asset_id: asset } : {}), next_cursor: cursors[cursors.length - 1]! };
-  // Desktop knows whether credentials are set; web mode learns it from the service's 401.
-  const noCredentials = mode === 'desktop' && creds.data?.configured === false;
-  // The clob face wants L2-signed requests; the web page holds no secret, so it cannot list orders.
-  const webMode = mode === 'web';
+  // Desktop: whether the core has credentials. Web mode: whether this tab has some.
+  const noCredentials = creds.data?.configured === false;
   const q = useQuery({
     queryKey: ['orders.list', params, creds.data?.address ?? ''],
     queryFn: () => api.orders.list(params),
     placeholderData: keepPreviousData,
-    enabled: !webMode && !noCredentials && creds.isSuccess,
+    enabled: !noCredentials && creds.isSuccess,
     retry: false,
     staleTime: 10_000,
   });
   const unavailable = q.error instanceof UnavailableOpError && !(q.error instanceof DesktopOnlyError);
-  const unauthorized = noCredentials || (q.error instanceof ApiError && q.error.status === 401);
+  const status401 = q.error instanceof ApiError && q.error.status === 401;
+  // Web mode: the page signed the request; a 401 means the service was started with other credentials.
+  const rejected = mode === 'web' && status401 && !noCredentials && !(q.error instanceof NoCredentialsError);
+  const unauthorized = noCredentials || (status401 && !rejected);
   const orders: Order[] = q.data?.data ?? [];
-  const state = webMode ? 'web-mode' : unavailable ? 'unavailable' : unauthorized ? 'no-credentials' : q.isPending ? 'loading' : q.isError ? 'error' : orders.length === 0 ? 'empty' : 'ready';
+  const state = unavailable
+    ? 'unavailable'
+    : rejected
+      ? 'credentials-rejected'
+      : unauthorized
+        ? 'no-credentials'
+        : q.isPending
+          ? 'loading'
+          : q.isError
+            ? 'error'
+            : orders.length === 0
+              ? 'empty'
+              : 'ready';
   const next = q.data?.next_cursor;
+  const clear = useMutation({
+    mutationFn: () => credentials.clear(),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['credentials.status'] });
+      void queryClient.resetQueries({ queryKey: ['orders.list'] });
+    },
+  });
 
   return (
     <section className="view" aria-label="Orders" data-state={state}>
@@ -92,23 +117,12 @@ export function OrdersView() {
         </label>
         <span className="toolbar-spacer" />
         {creds.data?.configured ? <span className="muted">Account {creds.data.address?.slice(0, 6)}…{creds.data.address?.slice(-4)}</span> : null}
-        {credentials.available ? (
-          <button type="button" className="btn btn-quiet" onClick={() => nav.setCredentialsOpen(true)}>
-            API credentials…
-          </button>
-        ) : null}
+        <button type="button" className="btn btn-quiet" onClick={() => nav.setCredentialsOpen(true)}>
+          API credentials…
+        </button>
       </div>
       <div className="table-wrap">
-        {state === 'web-mode' ? (
-          <div className="empty" data-testid="orders-web-mode">
-            <p className="empty-title">Your orders are shown in the desktop app</p>
-            <p className="empty-hint">
-              Orders are private: the service answers them only to requests signed with your API secret (L2 authentication), and this web page
-              holds no secret. Use the desktop app, or any CLOB client pointed at this service's clob port with your credentials. The service
-              takes credentials at start: <code>npm run serve -- --credentials FILE</code>.
-            </p>
-          </div>
-        ) : state === 'unavailable' ? (
+        {state === 'unavailable' ? (
           <div className="empty">
             <p className="empty-title">Orders are not available from this service</p>
             <p className="empty-hint">This version of the marketdesk service does not serve your orders yet.</p>
@@ -118,13 +132,37 @@ export function OrdersView() {
             <p className="empty-title">Connect your API credentials to see your live orders</p>
             <p className="empty-hint">
               Orders are private: the service asks the CLOB for them with your API key, secret and passphrase (L2 credentials).
-              {' '}They are stored encrypted by your system keyring and never shown again.
+              {mode === 'desktop'
+                ? ' They are stored encrypted by your system keyring and never shown again.'
+                : ' In this browser tab they only sign your requests to this service (the secret is never sent), and they are forgotten when the tab closes.'}
             </p>
-            {credentials.available ? (
+            <button type="button" className="btn btn-primary" onClick={() => nav.setCredentialsOpen(true)}>
+              Set API credentials…
+            </button>
+          </div>
+        ) : state === 'credentials-rejected' ? (
+          <div className="empty" data-testid="orders-credentials-rejected">
+            <p className="empty-title">These credentials are not the ones the service was started with</p>
+            <p className="empty-hint">
+              The service refused the request signed with the credentials entered in this tab
+              {creds.data?.address ? (
+                <>
+                  {' '}
+                  for <span className="mono">{creds.data.address}</span>
+                </>
+              ) : null}
+              . It lists orders only for the account it was started with (<code>npm run serve -- --credentials FILE</code> or the{' '}
+              <code>MARKETDESK_*</code> variables), and for none if it was started without credentials. Check the API key, secret, passphrase
+              and address, and that this computer's clock is right.
+            </p>
+            <div className="empty-actions">
               <button type="button" className="btn btn-primary" onClick={() => nav.setCredentialsOpen(true)}>
-                Set API credentials…
+                Re-enter credentials…
               </button>
-            ) : null}
+              <button type="button" className="btn" onClick={() => clear.mutate()} disabled={clear.isPending}>
+                Clear credentials
+              </button>
+            </div>
           </div>
         ) : state === 'error' ? (
           <div className="empty">
