@@ -70,10 +70,10 @@ export function rssMiB(pid: number): { rss: number; peak: number } {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One GET on the shared keep-alive connection; resolves with status, body length and body. */
-export function get(url: string): Promise<{ status: number; bytes: number; body: string }> {
+export function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: number; body: string }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { agent }, (res) => {
+      .get(url, { agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         let bytes = 0;
         res.on('data', (c: Buffer) => {
@@ -102,15 +102,20 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** Sequential requests on one connection, after a warm-up. */
-export async function measure(url: string | (() => string), n: number, warmup = 30): Promise<Latency> {
+/** `headers`: made per request (a signature carries its time), before the clock starts. */
+export async function measure(url: string | (() => string), n: number, warmup = 30, headers?: (url: string) => Record<string, string>): Promise<Latency> {
   const next = typeof url === 'string' ? () => url : url;
   let bytes = 0;
-  for (let i = 0; i < warmup; i++) await get(next());
+  for (let i = 0; i < warmup; i++) {
+    const u = next();
+    await get(u, headers?.(u));
+  }
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const u = next();
+    const h = headers?.(u);
     const t0 = performance.now();
-    const r = await get(u);
+    const r = await get(u, h);
     times.push(performance.now() - t0);
     if (r.status !== 200) throw new Error(`${u} answered ${r.status}: ${r.body.slice(0, 200)}`);
     bytes = r.bytes;
@@ -123,4 +128,17 @@ export async function measure(url: string | (() => string), n: number, warmup = 
 export function table(headers: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/**
+ * The ceiling for this machine: a bare Fastify route (`/markets`) answering a constant JSON
+ * body of `bytes`, in its own process like the service, so latency compares like with like.
+ */
+export async function baselineServer(bytes: number): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts'), String(bytes)], { cwd: ROOT });
+  const url = await new Promise<string>((resolve) => child.stdout.on('data', (d: Buffer) => {
+    const m = /listening on (http:\/\/\S+)/.exec(d.toString());
+    if (m) resolve(m[1]!);
+  }));
+  return { url: `${url}/markets`, stop: () => void child.kill('SIGTERM') };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui|persist]`
+ * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui|persist|account]`
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -9,8 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawn } from 'node:child_process';
-import { ROOT, cliProcess, get, measure, rssMiB, table, type Latency, type Proc } from './lib.ts';
+import { ROOT, baselineServer, cliProcess, get, measure, rssMiB, table, type Latency, type Proc } from './lib.ts';
 import { throughput } from './throughput.ts';
 
 const SIZES = { '10k': 10_000, '100k': 100_000, '500k': 500_000 } as const;
@@ -114,16 +113,12 @@ try {
       }
       // The ceiling for this machine: a constant body of the first query's size, same harness.
       const bytes = lat[queries[0]![0]]!.bytes;
-      const baseline = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts'), String(bytes)], { cwd: ROOT });
-      const baseUrl = await new Promise<string>((resolve) => baseline.stdout.on('data', (d: Buffer) => {
-        const m = /listening on (http:\/\/\S+)/.exec(d.toString());
-        if (m) resolve(m[1]!);
-      }));
-      const bl = await measure(`${baseUrl}/markets`, N);
+      const baseline = await baselineServer(bytes);
+      const bl = await measure(baseline.url, N);
       // Throughput at 50 connections: the service's most common query against the ceiling.
       const tpService = await throughput(`${base}/markets?limit=20&closed=false&order=volume&ascending=false`);
-      const tpBaseline = await throughput(`${baseUrl}/markets`);
-      baseline.kill('SIGTERM');
+      const tpBaseline = await throughput(baseline.url);
+      baseline.stop();
       results['throughput'] = { service: tpService, baseline: tpBaseline, ratio: tpService.requestsPerSec / tpBaseline.requestsPerSec };
       report.push(
         '### Throughput, 50 connections, 10 s (autocannon)',
@@ -166,6 +161,13 @@ try {
     const { benchLimits } = await import('./limits.ts');
     const r = await benchLimits(cacheDir, Math.min(N, 2000), procs);
     results['limits'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- the account: orders paged through the cache, leaderboard from the cache ---------------
+  if (want('account')) {
+    const { benchAccount } = await import('./account.ts');
+    const r = await benchAccount(N, procs);
+    results['account'] = r.results;
     report.push(...r.report);
   }
   // ---- persistence: the longest pause a write to disk causes to queries (in process) --------
