@@ -15,6 +15,9 @@ import { ensureSearchIndex, flushSearchIndex, rebuildSearchIndex, suspendSearchI
 import { Statements } from './statements.ts';
 
 export const CACHE_FILE = 'catalog.sqlite';
+/** SQLite page cache sizes (negative: KiB), while serving and during a bulk load. */
+const SERVING_CACHE_KIB = -16384;
+const BULK_CACHE_KIB = -65536;
 
 export interface StoreOptions {
   /** Where catalog.sqlite lives; undefined keeps the cache in memory only (tests). */
@@ -63,9 +66,10 @@ export class CatalogStore {
     const file = opts.dataDir ? path.join(opts.dataDir, CACHE_FILE) : undefined;
     const opened = await openDatabaseFile(file, probeSchema, log);
     // The file lives in sql.js's in-memory FS and reaches disk only through persist(), so a
-    // rollback journal on that FS buys nothing and doubles every write. A larger page cache
-    // keeps the indexes' hot pages out of the MEMFS copy path during bulk sync.
-    opened.db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536');
+    // rollback journal on that FS buys nothing and doubles every write. The page cache is a
+    // second copy of pages already in memory: small while serving (a miss is a memcpy from
+    // the file), large during a bulk load (bulkLoad), where index pages are rewritten often.
+    opened.db.exec(`PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = ${SERVING_CACHE_KIB}`);
     migrate(opened.db);
     // The search index first: its merge frees pages that the sort indexes then take up.
     const searchRebuilt = ensureSearchIndex(opened.db);
@@ -110,6 +114,7 @@ export class CatalogStore {
     if (!empty) return fn();
     dropEntityIndexes(this.db);
     suspendSearchIndex(this.db);
+    this.db.exec(`PRAGMA cache_size = ${BULK_CACHE_KIB}`);
     try {
       return await fn();
     } finally {
@@ -118,6 +123,7 @@ export class CatalogStore {
       rebuildSearchIndex(this.db);
       ensureIndexes(this.db);
       this.db.exec('ANALYZE');
+      this.db.exec(`PRAGMA cache_size = ${SERVING_CACHE_KIB}`);
       this.changed();
     }
   }
