@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { RawParams } from '../contract/index.ts';
 
 export interface ResponseCacheOptions {
-  /** Total characters of cached bodies (default 64 Mi characters). */
+  /** Total characters of cached bodies (default 16 Mi characters: a few hundred pages, and a live heap small enough that V8 does not grow it by hundreds of MB under load). */
   maxChars?: number;
   /** Bodies larger than this are not cached (default 2 Mi characters). */
   maxEntryChars?: number;
@@ -32,7 +32,7 @@ export class ResponseCache {
 
   constructor(opts: ResponseCacheOptions = {}) {
     this.maxEntryChars = opts.maxEntryChars ?? 2 * 1024 * 1024;
-    this.lru = new LRUCache({ maxSize: opts.maxChars ?? 64 * 1024 * 1024, sizeCalculation: (v, k) => v.body.length + k.length });
+    this.lru = new LRUCache({ maxSize: opts.maxChars ?? 16 * 1024 * 1024, sizeCalculation: (v, k) => v.body.length + k.length });
   }
 
   get(key: string, version: number): string | undefined {
