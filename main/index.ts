@@ -21,18 +21,32 @@ import {
 } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { opNames } from '../src/contract/index.ts';
+// The route table only: the main process never loads the contract's validation code (zod).
+import { opNames } from '../src/contract/routes.ts';
 import { isProfileName, resolveUrls } from '../src/upstream/profiles.ts';
 import { rendererCspHeader } from './csp.ts';
 import { CredentialError, CredentialStore, type Cipher } from './credentials.ts';
 import { readJson, writeJson } from './json-file.ts';
 import {
-  DESKTOP_CHANNEL, DESKTOP_METHODS, EVENT_CHANNEL, INVOKE_CHANNEL, OP_NAME, OPS_ARG_PREFIX,
-  type BridgeReply, type CredentialsInput, type DesktopMethod,
+  DESKTOP_CHANNEL,
+  DESKTOP_METHODS,
+  EVENT_CHANNEL,
+  INVOKE_CHANNEL,
+  OP_NAME,
+  OPS_ARG_PREFIX,
+  type BridgeReply,
+  type CredentialsInput,
+  type DesktopMethod,
 } from './preload/bridge.ts';
 import { startServiceHost, type ServiceHost } from './service-host.ts';
 import {
-  loadSettings, loadWindowState, MAX_UI_STATE_BYTES, mergeSettings, saveSettings, uiStateBytes, type WindowState,
+  loadSettings,
+  loadWindowState,
+  MAX_UI_STATE_BYTES,
+  mergeSettings,
+  saveSettings,
+  uiStateBytes,
+  type WindowState,
 } from './settings.ts';
 import type { WorkerStart } from './worker-protocol.ts';
 

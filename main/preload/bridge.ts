@@ -17,9 +17,7 @@ export const OPS_ARG_PREFIX = '--marketdesk-ops=';
  * Electron's IPC and contextBridge keep only an Error's message, and the renderer needs the
  * same status and JSON body the HTTP face would have sent.
  */
-export type BridgeReply<T = unknown> =
-  | { ok: true; result: T }
-  | { ok: false; status: number; body: unknown };
+export type BridgeReply<T = unknown> = { ok: true; result: T } | { ok: false; status: number; body: unknown };
 
 /** The service host's own state, pushed when the core (re)starts or crashes. */
 export interface ServiceState {
@@ -70,8 +68,12 @@ export interface DesktopMethods {
 }
 export type DesktopMethod = keyof DesktopMethods;
 export const DESKTOP_METHODS = Object.keys({
-  'uiState.load': 1, 'uiState.save': 1, 'settings.get': 1, 'settings.set': 1,
-  'credentials.storage': 1, 'service.state': 1,
+  'uiState.load': 1,
+  'uiState.save': 1,
+  'settings.get': 1,
+  'settings.set': 1,
+  'credentials.storage': 1,
+  'service.state': 1,
 } satisfies Record<DesktopMethod, 1>) as DesktopMethod[];
 
 export interface MarketdeskBridge {

@@ -1,18 +1,27 @@
 /**
  * Preload for the sandboxed renderer: exposes `window.marketdesk` and nothing else. Built as
- * CommonJS (sandboxed preloads cannot be ES modules) and may only import `electron`.
+ * CommonJS (sandboxed preloads cannot be ES modules); it may require only `electron` at run
+ * time, so whatever else it imports (plain data only) is bundled in.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { OpName } from '../../src/contract/index.ts';
+import { PUSH_EVENTS } from '../../src/contract/push.ts';
 import {
-  DESKTOP_CHANNEL, DESKTOP_METHODS, EVENT_CHANNEL, INVOKE_CHANNEL, OPS_ARG_PREFIX,
-  type BridgeReply, type DesktopEventName, type MarketdeskBridge,
+  DESKTOP_CHANNEL,
+  DESKTOP_METHODS,
+  EVENT_CHANNEL,
+  INVOKE_CHANNEL,
+  OPS_ARG_PREFIX,
+  type BridgeReply,
+  type DesktopEventName,
+  type MarketdeskBridge,
 } from './bridge.ts';
 
-// The contract's names, from main (which imports the contract table; the preload cannot).
+// The contract's names as main passes them: exactly the ones main answers.
 const opsArg = process.argv.find((a) => a.startsWith(OPS_ARG_PREFIX)) ?? OPS_ARG_PREFIX;
 const ops = Object.freeze(opsArg.slice(OPS_ARG_PREFIX.length).split(',').filter(Boolean)) as readonly OpName[];
-const events = new Set<string>(['sync', 'catalog', 'online', 'service'] satisfies DesktopEventName[]);
+// The service's push events plus the host's own.
+const events = new Set<string>([...PUSH_EVENTS, 'service'] satisfies DesktopEventName[]);
 
 const refused = (error: string): Promise<BridgeReply<never>> =>
   Promise.resolve({ ok: false, status: 400, body: { type: 'bad request', error } });

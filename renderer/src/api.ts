@@ -2,19 +2,24 @@
  * The renderer's one way to the service. In Electron it goes through `window.marketdesk`
  * (preload bridge, IPC); in web mode through `fetch` to the same HTTP routes, which sit one
  * level above the page (page at `/app/`, API at `/`). Both paths return the same JSON and
- * throw the same ApiError. Typed by `src/contract/`; the route table below mirrors its paths
- * (not imported at run time, to keep the contract's validation code out of the bundle;
- * api.test.ts checks the two agree).
+ * throw the same ApiError. Typed by `src/contract/`; at run time it imports only the contract's
+ * plain-data modules (routes.ts, leaderboard-choices.ts), never its zod validation.
  *
  * Web mode signs `auth: 'l2'` operations (the user's orders) itself, with credentials the user
  * typed into this tab (session-credentials.ts, l2-sign.ts); the desktop app's core holds them.
  */
-import type { InputOf, OpName, ResultOf } from '../../src/contract/operations.ts';
+import type { InputOf, ResultOf } from '../../src/contract/operations.ts';
+import { ROUTES, servedOn, type OpName, type RouteDef } from '../../src/contract/routes.ts';
 import type {
-  BridgeReply, CredentialStorage, CredentialsInput, DesktopMethod, DesktopMethods, DesktopSettings, MarketdeskBridge,
+  BridgeReply,
+  CredentialStorage,
+  CredentialsInput,
+  DesktopMethod,
+  DesktopMethods,
+  DesktopSettings,
+  MarketdeskBridge,
 } from '../../main/preload/bridge.ts';
 import type { CredentialsStatus } from '../../src/contract/index.ts';
-import type { LeaderboardCategory, LeaderboardOrder, LeaderboardPeriod } from '../../src/contract/leaderboard-ops.ts';
 import { l2Headers } from './l2-sign.ts';
 import { clearSessionCredentials, loadSessionCredentials, saveSessionCredentials } from './session-credentials.ts';
 
@@ -28,12 +33,30 @@ declare global {
 // Types only: the contract's runtime (zod validation) stays out of the renderer bundle.
 export type { Market, Event, EventTag, Tag, SyncStatus, ServiceStatus, EventRef } from '../../src/contract/types.ts';
 export type {
-  LimitsStatus, SearchEvent, SearchResult, SearchTag, Order, OrdersPage, LeaderboardEntry, LeaderboardMeta, CredentialsStatus,
+  LimitsStatus,
+  SearchEvent,
+  SearchResult,
+  SearchTag,
+  Order,
+  OrdersPage,
+  LeaderboardEntry,
+  LeaderboardMeta,
+  CredentialsStatus,
 } from '../../src/contract/operations.ts';
-export type { LeaderboardCategory, LeaderboardOrder, LeaderboardPeriod } from '../../src/contract/leaderboard-ops.ts';
 export type { MarketOrderField, EventOrderField } from '../../src/contract/operations.ts';
 export type { CredentialStorage, CredentialsInput, DesktopSettings, ServiceState } from '../../main/preload/bridge.ts';
 export type { InputOf, ResultOf, OpName };
+// The leaderboard's choices, as the contract validates them (plain data).
+export {
+  LEADERBOARD_CATEGORIES,
+  LEADERBOARD_ORDERS as LEADERBOARD_ORDER,
+  LEADERBOARD_PERIODS,
+  type LeaderboardCategory,
+  type LeaderboardOrder,
+  type LeaderboardPeriod,
+} from '../../src/contract/leaderboard-choices.ts';
+export { ROUTES };
+export type Route = RouteDef;
 
 /** The service answered with an error; `body` is its JSON error body. */
 export class ApiError extends Error {
@@ -52,37 +75,6 @@ function errorMessage(status: number, body: unknown): string {
   }
   return `HTTP ${status}`;
 }
-
-export interface Route {
-  face: 'base' | 'clob';
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  /** false: IPC only (the desktop app's own operations). */
-  http?: false;
-  /** HTTP callers sign the request (L2 headers). */
-  auth?: 'l2';
-  /** A clob-face operation the base face serves too, so web mode reaches it on its own origin. */
-  webUi?: true;
-}
-
-/** HTTP routes of the operations the renderer calls; `satisfies` keeps the names in the contract. */
-export const ROUTES = {
-  'markets.list': { face: 'base', method: 'GET', path: '/markets' },
-  'markets.get': { face: 'base', method: 'GET', path: '/markets/:id' },
-  'events.list': { face: 'base', method: 'GET', path: '/events' },
-  'events.get': { face: 'base', method: 'GET', path: '/events/:id' },
-  'tags.list': { face: 'base', method: 'GET', path: '/tags' },
-  'service.status': { face: 'base', method: 'GET', path: '/status' },
-  'search.query': { face: 'base', method: 'GET', path: '/public-search' },
-  'orders.list': { face: 'clob', method: 'GET', path: '/data/orders', auth: 'l2', webUi: true },
-  'leaderboard.list': { face: 'base', method: 'GET', path: '/v1/leaderboard' },
-  'leaderboard.meta': { face: 'base', method: 'GET', path: '/leaderboard/meta' },
-  'limits.status': { face: 'base', method: 'GET', path: '/limits' },
-  'credentials.status': { face: 'clob', method: 'GET', path: '/credentials', http: false },
-  'credentials.set': { face: 'clob', method: 'POST', path: '/credentials', http: false },
-  'credentials.clear': { face: 'clob', method: 'DELETE', path: '/credentials', http: false },
-} as const satisfies Partial<Record<OpName, Route>>;
-type Op = keyof typeof ROUTES;
 
 export const mode: 'desktop' | 'web' = typeof window !== 'undefined' && window.marketdesk ? 'desktop' : 'web';
 
@@ -128,8 +120,8 @@ export class NoCredentialsError extends ApiError {
 }
 
 async function httpCall(op: string, route: Route, params: Record<string, unknown>): Promise<unknown> {
-  if (route.http === false || (route.face !== 'base' && route.webUi !== true)) {
-    // The clob face is another origin, which the page's CSP (connect-src 'self') does not reach.
+  if (!servedOn(route, 'base')) {
+    // IPC only, or on the clob face: another origin, which the page's CSP (connect-src 'self') does not reach.
     throw new DesktopOnlyError(501, { error: `${op} is available in the desktop app` });
   }
   const url = new URL(routeUrl(route, params), apiBase());
@@ -175,18 +167,12 @@ function unwrap<T>(reply: BridgeReply, op: string): T {
   throw new ApiError(reply.status, reply.body);
 }
 
-export async function call<K extends Op>(op: K, params: InputOf<K>): Promise<ResultOf<K>> {
+export async function call<K extends OpName>(op: K, params: InputOf<K>): Promise<ResultOf<K>> {
   const bridge = window.marketdesk;
   if (bridge) return unwrap<ResultOf<K>>(await bridge.invoke(op, params), op);
   return (await httpCall(op, ROUTES[op], params as Record<string, unknown>)) as ResultOf<K>;
 }
 
-// ---- leaderboard choices (the contract's lists; api.test.ts checks they agree) ---------------
-export const LEADERBOARD_CATEGORIES = [
-  'OVERALL', 'POLITICS', 'SPORTS', 'CRYPTO', 'FINANCE', 'CULTURE', 'MENTIONS', 'WEATHER', 'ECONOMICS', 'TECH',
-] as const satisfies readonly LeaderboardCategory[];
-export const LEADERBOARD_PERIODS = ['DAY', 'WEEK', 'MONTH', 'ALL'] as const satisfies readonly LeaderboardPeriod[];
-export const LEADERBOARD_ORDER = ['PNL', 'VOL'] as const satisfies readonly LeaderboardOrder[];
 export type LeaderboardParams = InputOf<'leaderboard.list'>;
 export type OrdersParams = InputOf<'orders.list'>;
 

@@ -5,6 +5,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ROUTES, opNames, type OpName, type RouteDef } from '../../src/contract/routes.ts';
 import { api, type ServiceState, type ServiceStatus, type SyncStatus } from './api.ts';
 import { onConnection, subscribe } from './push.ts';
 
@@ -38,8 +39,14 @@ export function onCatalogChange(fn: () => void): () => void {
 /** A full sync writes a batch per page; grids refresh at most this often. */
 const CATALOG_REFRESH_MS = 1500;
 
-/** Ops whose answers come from the catalog cache (refreshed when it changes). */
-const CATALOG_OPS = new Set(['markets.list', 'markets.get', 'events.list', 'events.get', 'tags.list', 'search.query', 'service.status']);
+/**
+ * Ops whose answers change with the catalog, refetched when it does: the contract's
+ * `cache: 'catalog'` ones, and service.status for its counts and catalogVersion.
+ */
+const CATALOG_OPS = new Set<string>([
+  ...opNames.filter((op) => (ROUTES[op] as RouteDef).cache === 'catalog'),
+  'service.status' satisfies OpName,
+]);
 
 export function LiveProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();

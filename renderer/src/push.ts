@@ -3,6 +3,7 @@
  * Events from GET /stream in web mode. One EventSource serves every subscriber.
  */
 import type { DesktopEventName, DesktopEvents } from '../../main/preload/bridge.ts';
+import { STREAM_PATH } from '../../src/contract/push.ts';
 import { apiBase } from './api.ts';
 
 type Listener<E extends DesktopEventName> = (payload: DesktopEvents[E]) => void;
@@ -20,7 +21,8 @@ function setConnected(v: boolean): void {
 
 function ensureSource(): EventSource {
   if (source) return source;
-  source = new EventSource(new URL('stream', apiBase()));
+  // Relative to the API base, like every route (web mode serves the page one level below it).
+  source = new EventSource(new URL(STREAM_PATH.slice(1), apiBase()));
   source.onopen = () => setConnected(true);
   // EventSource retries by itself (the stream sets `retry: 1000`).
   source.onerror = () => setConnected(false);

@@ -1,20 +1,23 @@
 /**
- * The trader leaderboard (spec 2.5, 4.5), from the upstream Data API through the cache.
- * Unknown parameters are refused (`unknown_field: <name>`); a bad value answers
- * `invalid <param> parameter` (dispatch words it so for the 'leaderboard' error style).
+ * The trader leaderboard (spec 2.5, 4.5), from the upstream Data API through the cache; its
+ * routes are routes.ts's `leaderboardRoutes`. Unknown parameters are refused
+ * (`unknown_field: <name>`); a bad value answers `invalid <param> parameter` (dispatch words it
+ * so for the 'leaderboard' error style).
  */
 import { z } from 'zod';
-import { op } from './define.ts';
+import { op, type DeclsFor } from './define.ts';
+import {
+  LEADERBOARD_CATEGORIES,
+  LEADERBOARD_ORDERS,
+  LEADERBOARD_PERIODS,
+  type LeaderboardCategory,
+  type LeaderboardOrder,
+  type LeaderboardPeriod,
+} from './leaderboard-choices.ts';
 import { int, oneOf, str, type ParamDef } from './params.ts';
+import type { leaderboardRoutes } from './routes.ts';
 
-export const LEADERBOARD_CATEGORIES = [
-  'OVERALL', 'POLITICS', 'SPORTS', 'CRYPTO', 'FINANCE', 'CULTURE', 'MENTIONS', 'WEATHER', 'ECONOMICS', 'TECH',
-] as const;
-export const LEADERBOARD_PERIODS = ['DAY', 'WEEK', 'MONTH', 'ALL'] as const;
-export const LEADERBOARD_ORDERS = ['PNL', 'VOL'] as const;
-export type LeaderboardCategory = (typeof LEADERBOARD_CATEGORIES)[number];
-export type LeaderboardPeriod = (typeof LEADERBOARD_PERIODS)[number];
-export type LeaderboardOrder = (typeof LEADERBOARD_ORDERS)[number];
+export * from './leaderboard-choices.ts';
 
 /** Spec 2.5. `xUsername` and `verifiedBadge` are passed through as the upstream gives them (string / boolean) or null. */
 export interface LeaderboardEntry {
@@ -51,16 +54,11 @@ const board = {
 
 export const leaderboardOperations = {
   'leaderboard.list': op<LeaderboardEntry[]>()({
-    face: 'base', method: 'GET', path: '/v1/leaderboard', errors: 'leaderboard', unknownParams: 'reject',
-    params: {
-      ...board,
-      limit: int({ min: 1, max: 50, default: 25 }),
-      offset: int({ min: 0, max: 1000, default: 0 }),
-      user: wallet,
-      userName: str({ maxLength: 100 }),
-    },
+    ...board,
+    limit: int({ min: 1, max: 50, default: 25 }),
+    offset: int({ min: 0, max: 1000, default: 0 }),
+    user: wallet,
+    userName: str({ maxLength: 100 }),
   }),
-  'leaderboard.meta': op<LeaderboardMeta>()({
-    face: 'base', method: 'GET', path: '/leaderboard/meta', errors: 'leaderboard', unknownParams: 'reject', params: board,
-  }),
-} as const;
+  'leaderboard.meta': op<LeaderboardMeta>()(board),
+} satisfies DeclsFor<typeof leaderboardRoutes>;

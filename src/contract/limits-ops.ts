@@ -1,9 +1,10 @@
 /**
  * Rate limits as the UI's status bar sees them (issue 5): the inbound limiter's table and the
  * outbound scheduler's state per upstream host (queued, in flight, budget left per window,
- * online or offline).
+ * online or offline). The route is routes.ts's `limitsRoutes`.
  */
-import { op } from './define.ts';
+import { op, type DeclsFor } from './define.ts';
+import type { limitsRoutes } from './routes.ts';
 
 export interface WindowStatus {
   name: string;
@@ -47,7 +48,5 @@ export interface LimitsStatus {
 }
 
 export const limitsOperations = {
-  'limits.status': op<LimitsStatus>()({
-    face: 'base', method: 'GET', path: '/limits', errors: 'catalog', unknownParams: 'ignore', params: {},
-  }),
-} as const;
+  'limits.status': op<LimitsStatus>()({}),
+} satisfies DeclsFor<typeof limitsRoutes>;

@@ -1,7 +1,8 @@
 /**
- * The one contract table. Each operation is declared once: name, face, HTTP method and
- * path, parameters (bounds, defaults, aliases) and result type. The HTTP faces register
- * routes from it, the IPC bridge exposes exactly its names, the renderer client is typed by it.
+ * The one contract table. Each operation is declared once: its route (face, HTTP method and
+ * path, flags) in routes.ts, its parameters (bounds, defaults, aliases) and result type in its
+ * concern's *-ops.ts. This joins the two by name: the HTTP faces register routes from it, the
+ * IPC bridge exposes exactly its names, the renderer client is typed by it.
  */
 import { catalogOperations } from './catalog-ops.ts';
 import { searchOperations } from './search-ops.ts';
@@ -9,10 +10,12 @@ import { ordersOperations } from './orders-ops.ts';
 import { leaderboardOperations } from './leaderboard-ops.ts';
 import { tradingOperations } from './trading-ops.ts';
 import { limitsOperations } from './limits-ops.ts';
-import type { OperationDef } from './define.ts';
+import { ROUTES, type OpName } from './routes.ts';
+import type { DeclsFor, OpDecl } from './define.ts';
 import type { InputParams, ParamDefs, ParsedParams } from './params.ts';
 
 export * from './define.ts';
+export { ROUTES, opNames, servedOn, type OpName } from './routes.ts';
 export { EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS, type EventOrderField, type MarketOrderField } from './catalog-ops.ts';
 export type { SearchEvent, SearchResult, SearchTag } from './search-ops.ts';
 export type { CredentialsStatus, Order, OrdersPage, OrdersStatus } from './orders-ops.ts';
@@ -20,21 +23,24 @@ export type { LeaderboardEntry, LeaderboardMeta } from './leaderboard-ops.ts';
 export type { OrderBook, OrderCancelled, OrderPlaced, PriceLevel, PricePoint, TradesPage } from './trading-ops.ts';
 export type { HostStatus, LimitsStatus, SchedulerStatus, WindowStatus } from './limits-ops.ts';
 
-export const operations = {
+const decls = {
   ...catalogOperations,
   ...searchOperations,
   ...ordersOperations,
   ...leaderboardOperations,
   ...tradingOperations,
   ...limitsOperations,
-} as const;
+} satisfies DeclsFor<typeof ROUTES>;
+type Decls = typeof decls;
 
+export type Operations = { [K in OpName]: (typeof ROUTES)[K] & Decls[K] };
 
-export type Operations = typeof operations;
-export type OpName = keyof Operations;
-type DefsOf<K extends OpName> = Operations[K] extends OperationDef<infer D, unknown> ? D : never;
+/** Every operation: its route data with its declaration merged in. */
+export const operations = Object.fromEntries(
+  (Object.keys(ROUTES) as OpName[]).map((name) => [name, { ...ROUTES[name], ...decls[name] }]),
+) as Operations;
+
+type DefsOf<K extends OpName> = Decls[K] extends OpDecl<infer D, unknown> ? D : never;
 export type ParamsOf<K extends OpName> = ParsedParams<DefsOf<K>>;
 export type InputOf<K extends OpName> = InputParams<DefsOf<K>>;
-export type ResultOf<K extends OpName> = Operations[K] extends OperationDef<ParamDefs, infer R> ? R : never;
-
-export const opNames = Object.keys(operations) as OpName[];
+export type ResultOf<K extends OpName> = Decls[K] extends OpDecl<ParamDefs, infer R> ? R : never;

@@ -1,16 +1,18 @@
 /**
- * The account's live orders (spec 2.4, 4.4, 5) and the credentials behind them.
+ * The account's live orders (spec 2.4, 4.4, 5) and the credentials behind them; their routes
+ * are routes.ts's `ordersRoutes`.
  *
  * `GET /data/orders` on the clob face needs L2 auth (`auth: 'l2'`, checked by the face before
  * dispatch); the app itself calls it over IPC without signing, being its own user. The base
  * face serves it too (`webUi`), for the web UI, which signs it with credentials the user typed
- * into that browser tab. The other
- * operations here are the desktop app's only (`http: false`): refreshing on demand, the orders
- * cache's state, and setting or clearing credentials, which must never be reachable over HTTP.
+ * into that browser tab. The other operations here are the desktop app's only (`http: false`):
+ * refreshing on demand, the orders cache's state, and setting or clearing credentials, which
+ * must never be reachable over HTTP.
  */
 import { z } from 'zod';
-import { op } from './define.ts';
+import { op, type DeclsFor } from './define.ts';
 import { str, type ParamDef } from './params.ts';
+import type { ordersRoutes } from './routes.ts';
 
 /**
  * Spec 2.4. `status` is lower-case (`live`, `matched`, `delayed`, `unmatched`, ...: DESIGN.md),
@@ -67,29 +69,20 @@ export const FIRST_CURSOR = 'MA==';
 
 export const ordersOperations = {
   'orders.list': op<OrdersPage>()({
-    face: 'clob', method: 'GET', path: '/data/orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2', webUi: true,
     // Any malformed cursor, however long, gets the one `invalid next_cursor` answer (the handler decodes it).
-    params: { id: str(), market: str(), asset_id: str(), next_cursor: { schema: z.string(), rule: 'a cursor' } as ParamDef<string> },
+    id: str(),
+    market: str(),
+    asset_id: str(),
+    next_cursor: { schema: z.string(), rule: 'a cursor' } as ParamDef<string>,
   }),
-  'orders.refresh': op<OrdersStatus>()({
-    face: 'clob', method: 'POST', path: '/orders/refresh', errors: 'orders', unknownParams: 'ignore', http: false, params: {},
-  }),
-  'orders.status': op<OrdersStatus>()({
-    face: 'clob', method: 'GET', path: '/orders/status', errors: 'orders', unknownParams: 'ignore', http: false, params: {},
-  }),
-  'credentials.status': op<CredentialsStatus>()({
-    face: 'clob', method: 'GET', path: '/credentials', errors: 'orders', unknownParams: 'ignore', http: false, params: {},
-  }),
+  'orders.refresh': op<OrdersStatus>()({}),
+  'orders.status': op<OrdersStatus>()({}),
+  'credentials.status': op<CredentialsStatus>()({}),
   'credentials.set': op<CredentialsStatus>()({
-    face: 'clob', method: 'POST', path: '/credentials', errors: 'orders', unknownParams: 'reject', http: false,
-    params: {
-      apiKey: str({ required: true, maxLength: 512 }),
-      secret: str({ required: true, maxLength: 512 }),
-      passphrase: str({ required: true, maxLength: 512 }),
-      address: str({ required: true, maxLength: 42 }),
-    },
+    apiKey: str({ required: true, maxLength: 512 }),
+    secret: str({ required: true, maxLength: 512 }),
+    passphrase: str({ required: true, maxLength: 512 }),
+    address: str({ required: true, maxLength: 42 }),
   }),
-  'credentials.clear': op<CredentialsStatus>()({
-    face: 'clob', method: 'DELETE', path: '/credentials', errors: 'orders', unknownParams: 'ignore', http: false, params: {},
-  }),
-} as const;
+  'credentials.clear': op<CredentialsStatus>()({}),
+} satisfies DeclsFor<typeof ordersRoutes>;

@@ -1,7 +1,7 @@
 /**
  * Query-parameter declarations. Every operation's parameters are declared once with these
- * helpers; the same declaration validates HTTP query strings and IPC calls (the renderer
- * client sends the same string form) and gives the TypeScript type of the parsed params.
+ * helpers; the same declaration validates HTTP query strings and IPC calls (main/relay.ts turns
+ * IPC params into the same string form) and gives the TypeScript type of the parsed params.
  */
 import { z } from 'zod';
 
@@ -98,10 +98,7 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: stri
  * Parses raw query values against the declarations. Unknown keys are returned separately so
  * each face decides (catalog routes ignore them; the leaderboard rejects them).
  */
-export function parseParams<Defs extends ParamDefs>(
-  defs: Defs,
-  raw: RawParams,
-): ParseResult<ParsedParams<Defs>> & { unknown?: string[] } {
+export function parseParams<Defs extends ParamDefs>(defs: Defs, raw: RawParams): ParseResult<ParsedParams<Defs>> & { unknown?: string[] } {
   const out: Record<string, unknown> = {};
   const known = new Set<string>();
   for (const [name, def] of Object.entries(defs)) {
@@ -137,14 +134,4 @@ export function parseParams<Defs extends ParamDefs>(
   }
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
   return { ok: true, value: out as ParsedParams<Defs>, unknown };
-}
-
-/** The inverse of parsing: typed params to the query-string form both faces accept. */
-export function toRawParams(params: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || v === null) continue;
-    out[k] = String(v);
-  }
-  return out;
 }

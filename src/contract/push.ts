@@ -1,7 +1,8 @@
 /**
  * Push events: what the service tells its clients without being asked. One typed map, sent
  * over IPC (`webContents.send`) in Electron and as Server-Sent Events (`GET /stream`) in web
- * mode; the renderer subscribes through one client either way.
+ * mode; the renderer subscribes through one client either way. Plain data (no zod): the
+ * preload and the renderer import it.
  */
 import type { SyncStatus } from './types.ts';
 
@@ -15,6 +16,9 @@ export interface PushEvents {
 }
 
 export type PushName = keyof PushEvents;
+
+/** Web mode's Server-Sent Events route on the base face (src/http/push-stream.ts). */
+export const STREAM_PATH = '/stream';
 
 /** Every event name; the record makes a name missing from this list a type error. */
 export const PUSH_EVENTS = Object.keys({ sync: 1, catalog: 1, online: 1 } satisfies Record<PushName, 1>) as PushName[];

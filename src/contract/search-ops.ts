@@ -1,8 +1,10 @@
 /**
  * The public search (spec 4.3, 2.3): events with their markets, and tags, for a search term.
+ * Its route is routes.ts's `searchRoutes`.
  */
-import { op } from './define.ts';
+import { op, type DeclsFor } from './define.ts';
 import { bool, int, str } from './params.ts';
+import type { searchRoutes } from './routes.ts';
 import type { EventRef, Market } from './types.ts';
 
 /** An event in the search answer: its EventRef plus its markets (DESIGN.md: "Search markets"). */
@@ -27,16 +29,12 @@ export interface SearchResult {
 
 export const searchOperations = {
   'search.query': op<SearchResult>()({
-    // An answer depends only on the catalog (and the static site map): cached per catalog version.
-    face: 'base', cache: 'catalog', method: 'GET', path: '/public-search', errors: 'catalog', unknownParams: 'ignore',
-    params: {
-      // Blank (whitespace-only) q is refused by the handler with the same message as a missing one.
-      q: str({ required: true, maxLength: 500 }),
-      limit_per_type: int({ min: 1, max: 500, default: 25 }),
-      page: int({ min: 1, default: 1 }),
-      search_tags: bool({ default: true }),
-      search_profiles: bool({ default: false }),
-      creator: str(),
-    },
+    // Blank (whitespace-only) q is refused by the handler with the same message as a missing one.
+    q: str({ required: true, maxLength: 500 }),
+    limit_per_type: int({ min: 1, max: 500, default: 25 }),
+    page: int({ min: 1, default: 1 }),
+    search_tags: bool({ default: true }),
+    search_profiles: bool({ default: false }),
+    creator: str(),
   }),
-} as const;
+} satisfies DeclsFor<typeof searchRoutes>;

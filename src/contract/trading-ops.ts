@@ -1,16 +1,18 @@
 /**
- * The CLOB trading routes the rate-limit table names (spec 4.6, 8.3, 8.4), on the clob face.
- * The service forwards them to the upstream CLOB through the outbound scheduler with
- * Polymarket's parameters and bodies unchanged; reads are cached briefly and served from the
- * last good answer while the upstream is unreachable (with `Age` and `X-Marketdesk-Stale: 1`).
+ * The CLOB trading routes the rate-limit table names (spec 4.6, 8.3, 8.4), on the clob face
+ * (routes.ts's `tradingRoutes`, which gives each read its cache lifetime class). The service
+ * forwards them to the upstream CLOB through the outbound scheduler with Polymarket's
+ * parameters and bodies unchanged; reads are cached briefly and served from the last good
+ * answer while the upstream is unreachable (with `Age` and `X-Marketdesk-Stale: 1`).
  *
  * Parameters are the ones Polymarket documents for each route, declared as plain strings and
  * passed on as given: the upstream validates them (and its 4xx answers are passed back). A
  * parameter not declared here is not forwarded.
  */
 import { z } from 'zod';
-import { op } from './define.ts';
+import { op, type DeclsFor } from './define.ts';
 import { str, type ParamDef } from './params.ts';
+import type { tradingRoutes } from './routes.ts';
 
 function isJson(s: string): boolean {
   try {
@@ -28,7 +30,10 @@ function isJson(s: string): boolean {
  * HTTP the face fills it from the request body; over IPC the caller passes `JSON.stringify(payload)`.
  */
 const jsonBody: ParamDef<string> & { required: true } = {
-  schema: z.string().max(1 << 20).refine(isJson),
+  schema: z
+    .string()
+    .max(1 << 20)
+    .refine(isJson),
   rule: 'a JSON request body',
   required: true,
 };
@@ -86,58 +91,34 @@ const token = { token_id: str({ maxLength: 100 }) };
 const body = { body: jsonBody };
 
 export const tradingOperations = {
-  'clob.health': op<string>()({
-    face: 'clob', method: 'GET', path: '/', errors: 'orders', unknownParams: 'ignore', params: {},
-  }),
-  'book.get': op<OrderBook>()({
-    face: 'clob', method: 'GET', path: '/book', errors: 'orders', unknownParams: 'ignore', params: token,
-  }),
+  'clob.health': op<string>()({}),
+  'book.get': op<OrderBook>()(token),
   /** Body: `[{"token_id": "..."}, ...]`. */
-  'books.post': op<OrderBook[]>()({
-    face: 'clob', method: 'POST', path: '/books', errors: 'orders', unknownParams: 'ignore', params: body,
-  }),
-  'price.get': op<{ price: string }>()({
-    face: 'clob', method: 'GET', path: '/price', errors: 'orders', unknownParams: 'ignore', params: { ...token, side: str({ maxLength: 10 }) },
-  }),
+  'books.post': op<OrderBook[]>()(body),
+  'price.get': op<{ price: string }>()({ ...token, side: str({ maxLength: 10 }) }),
   /** Body: `[{"token_id": "...", "side": "BUY"}, ...]`; answer: token -> side -> price. */
-  'prices.post': op<Record<string, Record<string, string>>>()({
-    face: 'clob', method: 'POST', path: '/prices', errors: 'orders', unknownParams: 'ignore', params: body,
-  }),
-  'midpoint.get': op<{ mid: string }>()({
-    face: 'clob', method: 'GET', path: '/midpoint', errors: 'orders', unknownParams: 'ignore', params: token,
-  }),
+  'prices.post': op<Record<string, Record<string, string>>>()(body),
+  'midpoint.get': op<{ mid: string }>()(token),
   'pricesHistory.get': op<{ history: PricePoint[] }>()({
-    face: 'clob', method: 'GET', path: '/prices-history', errors: 'orders', unknownParams: 'ignore',
-    params: {
-      market: str({ maxLength: 100 }),
-      startTs: str({ maxLength: 20 }),
-      endTs: str({ maxLength: 20 }),
-      interval: str({ maxLength: 10 }),
-      fidelity: str({ maxLength: 10 }),
-    },
+    market: str({ maxLength: 100 }),
+    startTs: str({ maxLength: 20 }),
+    endTs: str({ maxLength: 20 }),
+    interval: str({ maxLength: 10 }),
+    fidelity: str({ maxLength: 10 }),
   }),
   /** Body: `{"markets": [...], "start_ts", "end_ts", "interval", "fidelity"}`; answer: token -> points. */
-  'pricesHistory.batch': op<{ history: Record<string, PricePoint[]> }>()({
-    face: 'clob', method: 'POST', path: '/batch-prices-history', errors: 'orders', unknownParams: 'ignore', params: body,
-  }),
+  'pricesHistory.batch': op<{ history: Record<string, PricePoint[]> }>()(body),
   'trades.list': op<TradesPage>()({
-    face: 'clob', method: 'GET', path: '/data/trades', errors: 'orders', unknownParams: 'ignore', auth: 'l2',
-    params: {
-      id: str({ maxLength: 100 }),
-      maker_address: str({ maxLength: 42 }),
-      market: str({ maxLength: 100 }),
-      asset_id: str({ maxLength: 100 }),
-      before: str({ maxLength: 20 }),
-      after: str({ maxLength: 20 }),
-      next_cursor: str({ maxLength: 40 }),
-    },
+    id: str({ maxLength: 100 }),
+    maker_address: str({ maxLength: 42 }),
+    market: str({ maxLength: 100 }),
+    asset_id: str({ maxLength: 100 }),
+    before: str({ maxLength: 20 }),
+    after: str({ maxLength: 20 }),
+    next_cursor: str({ maxLength: 40 }),
   }),
   /** Body: Polymarket's `{"order": {...signed order...}, "owner", "orderType"}`, forwarded unchanged. */
-  'order.place': op<OrderPlaced>()({
-    face: 'clob', method: 'POST', path: '/order', errors: 'orders', unknownParams: 'ignore', auth: 'l2', params: body,
-  }),
+  'order.place': op<OrderPlaced>()(body),
   /** Body: `{"orderID": "0x..."}`. */
-  'order.cancel': op<OrderCancelled>()({
-    face: 'clob', method: 'DELETE', path: '/order', errors: 'orders', unknownParams: 'ignore', auth: 'l2', params: body,
-  }),
-} as const;
+  'order.cancel': op<OrderCancelled>()(body),
+} satisfies DeclsFor<typeof tradingRoutes>;

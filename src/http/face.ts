@@ -3,7 +3,7 @@
  * Every answer is JSON; every error is one of the spec's bodies, never a stack trace.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { ApiError, isApiError, notFound, operations, type Face, type OpName, type RawParams } from '../contract/index.ts';
+import { ApiError, ROUTES, isApiError, notFound, opNames, servedOn, type Face, type RawParams, type RouteDef } from '../contract/index.ts';
 import type { Logger } from '../store/sqlite.ts';
 import type { Dispatch } from '../service/dispatch.ts';
 import { ResponseCache, cacheKey } from './response-cache.ts';
@@ -54,7 +54,12 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
     // setErrorHandler; they get the face's body here.
     frameworkErrors: (err, _req, reply) => {
       const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
-      const message = err.code === 'FST_ERR_BAD_URL' ? 'malformed URL' : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'path parameter too long' : 'bad request';
+      const message =
+        err.code === 'FST_ERR_BAD_URL'
+          ? 'malformed URL'
+          : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? 'path parameter too long'
+            : 'bad request';
       void sendError(reply, face, clientError(face, status, message));
     },
     // Requests Node's parser refuses before Fastify sees them (header block over maxHeaderSize).
@@ -81,7 +86,11 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
       return sendError(reply, face, clientError(face, status, err.message));
     }
     log.warn(`unhandled error: ${err.stack ?? err.message}`);
-    return sendError(reply, face, new ApiError(500, face === 'clob' ? { error: 'internal_error' } : { type: 'internal error', error: 'internal error' }));
+    return sendError(
+      reply,
+      face,
+      new ApiError(500, face === 'clob' ? { error: 'internal_error' } : { type: 'internal error', error: 'internal error' }),
+    );
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -93,12 +102,9 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   const cache = new ResponseCache();
-  for (const name of Object.keys(operations) as OpName[]) {
-    const def: { face: Face; method: 'GET' | 'POST' | 'DELETE'; path: string; cache?: 'catalog'; auth?: 'l2'; webUi?: true; http?: false } =
-      operations[name];
-    // The base face also carries the clob operations the web UI calls (same origin as its page).
-    const served = def.face === face || (face === 'base' && def.webUi === true);
-    if (!served || def.http === false) continue;
+  for (const name of opNames) {
+    const def: RouteDef = ROUTES[name];
+    if (!servedOn(def, face)) continue;
     const cacheable = def.cache === 'catalog' && def.method === 'GET' && opts.catalogVersion !== undefined;
     app.route({
       method: def.method,
@@ -107,7 +113,10 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
         // Before the parameters are looked at, so an unauthenticated caller learns nothing else.
         // The signature covers the body as sent (empty for GET).
         const text = typeof req.body === 'string' ? req.body : undefined;
-        if (def.auth === 'l2' && !opts.authenticate?.({ method: req.method, path: req.url, headers: req.headers, ...(text !== undefined ? { body: text } : {}) })) {
+        if (
+          def.auth === 'l2' &&
+          !opts.authenticate?.({ method: req.method, path: req.url, headers: req.headers, ...(text !== undefined ? { body: text } : {}) })
+        ) {
           throw new ApiError(401, { ...UNAUTHORIZED_BODY });
         }
         const raw: RawParams = { ...(req.query as RawParams), ...(req.params as RawParams), ...(text !== undefined ? { body: text } : {}) };

@@ -4,6 +4,7 @@
  * current value of every event, so it never has to poll /status to catch up.
  */
 import type { FastifyInstance } from 'fastify';
+import { STREAM_PATH } from '../contract/push.ts';
 import type { PushHub } from '../service/push.ts';
 
 /** Open streams are bounded like everything else a client can hold open. */
@@ -13,7 +14,7 @@ const KEEPALIVE_MS = 15_000;
 
 export function registerPushStream(app: FastifyInstance, hub: PushHub): void {
   let open = 0;
-  app.get('/stream', (req, reply) => {
+  app.get(STREAM_PATH, (req, reply) => {
     if (open >= MAX_STREAMS) {
       return reply.code(503).type('application/json').send({ type: 'unavailable', error: 'too many open streams' });
     }

@@ -4,8 +4,16 @@
  * bodies cannot drift apart.
  */
 import {
-  ApiError, badRequest, internalError, isApiError, operations, parseParams,
-  type OpName, type ParamsOf, type RawParams, type ResultOf,
+  ApiError,
+  badRequest,
+  internalError,
+  isApiError,
+  operations,
+  parseParams,
+  type OpName,
+  type ParamsOf,
+  type RawParams,
+  type ResultOf,
 } from '../contract/index.ts';
 import type { Logger } from '../store/sqlite.ts';
 
@@ -27,7 +35,7 @@ export function createDispatch(handlers: Handlers, log: Logger): Dispatch {
     const def = operations[op];
     const parsed = parseParams(def.params, raw);
     if (!parsed.ok) {
-      // The Data API words a bad value its own way (research/clob-data-limits.md §3.3).
+      // The Data API words a bad value its own way (docs/upstream/clob-data-limits.md §3.3).
       throw badRequest(def.errors, def.errors === 'leaderboard' ? `invalid ${parsed.param} parameter` : parsed.message);
     }
     if (def.unknownParams === 'reject' && parsed.unknown?.length) {

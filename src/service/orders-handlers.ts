@@ -28,11 +28,7 @@ export function decodeCursor(cursor: string | undefined): number | null {
   return Number(text);
 }
 
-export function ordersHandlers(
-  store: OrdersStore,
-  sync: OrdersSync,
-  creds: CredentialHolder,
-): HandlersFor<keyof typeof ordersOperations> {
+export function ordersHandlers(store: OrdersStore, sync: OrdersSync, creds: CredentialHolder): HandlersFor<keyof typeof ordersOperations> {
   return {
     'orders.list': async (p): Promise<OrdersPage> => {
       const c = creds.get();

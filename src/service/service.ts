@@ -2,7 +2,10 @@
  * The service core, composed: the cache, the upstream client, the sync engine, the contract
  * dispatcher and the HTTP faces. The headless CLI and Electron's service host both start it here.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import type { SiteMap } from '../store/catalog-reader.ts';
 import { CatalogStore } from '../store/catalog-store.ts';
 import { silentLogger, type Logger } from '../store/sqlite.ts';
@@ -23,7 +26,8 @@ import { InboundLimiter } from '../limits/inbound.ts';
 import { OutboundScheduler, type SchedulerOptions } from '../limits/scheduler.ts';
 import { DEFAULT_LIMITS, type LimitsTable } from '../limits/table.ts';
 
-export const VERSION = '0.1.0';
+/** package.json's version, read where the package is (src/ under tsx, out/ when bundled). */
+export const VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 export interface ServiceOptions {
   /** undefined: memory only (tests). */
@@ -115,7 +119,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     probe: (h) => client.request(h, '/', { group: 'probe', priority: 'background' }),
   });
   const client = new UpstreamClient({ gate: scheduler, ...opts.client, urls: opts.urls });
-  const limiter = !opts.limits || opts.limits.inbound === false ? undefined : new InboundLimiter({ table, ...(opts.limits?.now ? { now: opts.limits.now } : {}) });
+  const limiter =
+    !opts.limits || opts.limits.inbound === false
+      ? undefined
+      : new InboundLimiter({ table, ...(opts.limits?.now ? { now: opts.limits.now } : {}) });
   const sync = opts.offline
     ? undefined
     : new CatalogSync(store, client, {
@@ -124,7 +131,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         ...(opts.horizonMs !== undefined ? { horizonMs: opts.horizonMs } : {}),
       });
   const account = createOrdersAndLeaderboard(store, client, {
-    offline: !!opts.offline, log,
+    offline: !!opts.offline,
+    log,
     ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
     ...(opts.credentials ? { credentials: opts.credentials } : {}),
     ...(opts.ordersIntervalMs !== undefined ? { ordersIntervalMs: opts.ordersIntervalMs } : {}),
@@ -160,13 +168,27 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   try {
     if (opts.http !== false) {
       // `authenticate`: the base face also serves the L2 routes the web UI signs (contract `webUi`).
-      const base = await buildFace({ face: 'base', dispatch, log, authenticate: account.authenticate, ...(limiter ? { limits: limiter } : {}), catalogVersion: () => store.catalogVersion, extend: (app) => {
-        registerPushStream(app, push);
-        return registerWebUi(app, opts.webRoot);
-      } });
+      const base = await buildFace({
+        face: 'base',
+        dispatch,
+        log,
+        authenticate: account.authenticate,
+        ...(limiter ? { limits: limiter } : {}),
+        catalogVersion: () => store.catalogVersion,
+        extend: (app) => {
+          registerPushStream(app, push);
+          return registerWebUi(app, opts.webRoot);
+        },
+      });
       faces.push(base);
       baseUrl = await listen(base, host, opts.basePort ?? 7310);
-      const clob = await buildFace({ face: 'clob', dispatch, log, authenticate: account.authenticate, ...(limiter ? { limits: limiter } : {}) });
+      const clob = await buildFace({
+        face: 'clob',
+        dispatch,
+        log,
+        authenticate: account.authenticate,
+        ...(limiter ? { limits: limiter } : {}),
+      });
       faces.push(clob);
       clobUrl = await listen(clob, host, opts.clobPort ?? 7311);
     }
@@ -183,7 +205,17 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
 
   let closing: Promise<void> | undefined;
   return {
-    store, sync, client, dispatch, push, orders: account.orders, leaderboard: account.leaderboard, scheduler, limiter, baseUrl, clobUrl,
+    store,
+    sync,
+    client,
+    dispatch,
+    push,
+    orders: account.orders,
+    leaderboard: account.leaderboard,
+    scheduler,
+    limiter,
+    baseUrl,
+    clobUrl,
     close() {
       closing ??= (async () => {
         await sync?.stop();

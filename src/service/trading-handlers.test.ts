@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Credentials } from '../auth/credentials.ts';
 import { l2Headers } from '../auth/l2.ts';
 import { createSyntheticCatalog, startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.ts';
-import { startService, type Service } from './service.ts';
+import { startService } from './service.ts';
 
 const CREDS: Credentials = {
   apiKey: '3f0b6c2e-91d4-4a7e-b8c5-0d2e6f1a9b47',
@@ -25,12 +25,18 @@ afterEach(async () => {
 });
 
 async function world(opts: { offline?: boolean } = {}) {
-  const fake = await startFakeUpstream({ catalog: createSyntheticCatalog({ markets: 10, seed: 1 }), clob: { credentials: CREDS, orders: [] } });
+  const fake = await startFakeUpstream({
+    catalog: createSyntheticCatalog({ markets: 10, seed: 1 }),
+    clob: { credentials: CREDS, orders: [] },
+  });
   cleanups.push(() => fake.close());
   let skew = 0;
   const s = await startService({
     urls: { gamma: fake.url, clob: fake.url, data: fake.url },
-    basePort: 0, clobPort: 0, offline: !!opts.offline, credentials: CREDS,
+    basePort: 0,
+    clobPort: 0,
+    offline: !!opts.offline,
+    credentials: CREDS,
     now: () => Date.now() + skew,
     client: { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 2 },
   });
@@ -42,7 +48,11 @@ async function direct(fake: FakeUpstream, path: string, init?: RequestInit): Pro
   return (await fetch(fake.url + path, init)).json();
 }
 
-const post = (body: string, headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+const post = (body: string, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  body,
+  headers: { 'content-type': 'application/json', ...headers },
+});
 const count = (fake: FakeUpstream, path: string) => fake.requests.count((e) => e.path === path);
 
 describe('trading reads', () => {
@@ -62,7 +72,15 @@ describe('trading reads', () => {
       [`/prices-history?market=${TOKEN}&interval=1d&fidelity=60`],
       [`/prices-history?market=${TOKEN}&startTs=1761900000&endTs=1761950000&fidelity=30`],
       ['/books', post(JSON.stringify([{ token_id: TOKEN }, { token_id: '42' }]))],
-      ['/prices', post(JSON.stringify([{ token_id: TOKEN, side: 'BUY' }, { token_id: '42', side: 'SELL' }]))],
+      [
+        '/prices',
+        post(
+          JSON.stringify([
+            { token_id: TOKEN, side: 'BUY' },
+            { token_id: '42', side: 'SELL' },
+          ]),
+        ),
+      ],
       ['/batch-prices-history', post(JSON.stringify({ markets: [TOKEN, '42'], interval: '1w', fidelity: 600 }))],
     ];
     for (const [path, init] of reads) {
@@ -132,7 +150,8 @@ describe('trading reads', () => {
 });
 
 describe('authenticated routes', () => {
-  const signed = (method: string, path: string, body?: string) => l2Headers(CREDS, { method, path, ...(body !== undefined ? { body } : {}) });
+  const signed = (method: string, path: string, body?: string) =>
+    l2Headers(CREDS, { method, path, ...(body !== undefined ? { body } : {}) });
 
   it('GET /data/trades needs L2 auth and is re-signed for the upstream', async () => {
     const { s } = await world();
@@ -149,11 +168,13 @@ describe('authenticated routes', () => {
   it('POST /order forwards the signed body byte for byte; DELETE /order cancels it', async () => {
     const { s, fake } = await world();
     // Odd spacing and key order, a salt past 2^53: any re-serialisation would change them.
-    const body = '{"order":{"salt":123456789012345678901234,"maker":"0xabc","tokenId":"' + TOKEN + '","makerAmount":"5000000", "takerAmount":"10000000","side":"BUY","expiration":"0","signature":"0xsig"},"owner":"' + CREDS.apiKey + '","orderType":"GTC"}';
+    const body =
+      `{"order":{"salt":123456789012345678901234,"maker":"0xabc","tokenId":"${TOKEN}","makerAmount":"5000000", ` +
+      `"takerAmount":"10000000","side":"BUY","expiration":"0","signature":"0xsig"},"owner":"${CREDS.apiKey}","orderType":"GTC"}`;
     const anon = await fetch(`${s.clobUrl}/order`, post(body));
     expect(anon.status).toBe(401);
     // Signed over a different body: refused too.
-    expect((await fetch(`${s.clobUrl}/order`, post(body, signed('POST', '/order', body + ' ')))).status).toBe(401);
+    expect((await fetch(`${s.clobUrl}/order`, post(body, signed('POST', '/order', `${body} `)))).status).toBe(401);
     expect(fake.trading.orders.size).toBe(0);
 
     const placed = await fetch(`${s.clobUrl}/order`, post(body, signed('POST', '/order', body)));
@@ -165,14 +186,22 @@ describe('authenticated routes', () => {
     expect(fake.clob!.orders[0]).toMatchObject({ side: 'BUY', price: '0.5', original_size: '10', asset_id: TOKEN });
 
     const cancel = JSON.stringify({ orderID: res.orderID });
-    const del = await fetch(`${s.clobUrl}/order`, { method: 'DELETE', body: cancel, headers: { 'content-type': 'application/json', ...signed('DELETE', '/order', cancel) } });
+    const del = await fetch(`${s.clobUrl}/order`, {
+      method: 'DELETE',
+      body: cancel,
+      headers: { 'content-type': 'application/json', ...signed('DELETE', '/order', cancel) },
+    });
     expect(await del.json()).toEqual({ canceled: [res.orderID], not_canceled: {} });
     expect(fake.clob!.orders).toEqual([]);
   });
 
   it('a write is not sent again after a 5xx (it may have been placed); the 5xx is passed back', async () => {
     const { s, fake } = await world();
-    const body = JSON.stringify({ order: { salt: 1, tokenId: TOKEN, side: 'SELL', makerAmount: '1000000', takerAmount: '400000' }, owner: CREDS.apiKey, orderType: 'GTC' });
+    const body = JSON.stringify({
+      order: { salt: 1, tokenId: TOKEN, side: 'SELL', makerAmount: '1000000', takerAmount: '400000' },
+      owner: CREDS.apiKey,
+      orderType: 'GTC',
+    });
     fake.faults.push({ kind: '500', match: '/order' });
     const r = await fetch(`${s.clobUrl}/order`, post(body, signed('POST', '/order', body)));
     expect(r.status).toBe(500);
@@ -187,7 +216,11 @@ describe('authenticated routes', () => {
 
   it('the app itself (IPC) places orders without signing; without credentials it is 401', async () => {
     const { s, fake } = await world();
-    const body = JSON.stringify({ order: { salt: 2, tokenId: TOKEN, side: 'BUY', makerAmount: '1', takerAmount: '2' }, owner: CREDS.apiKey, orderType: 'GTC' });
+    const body = JSON.stringify({
+      order: { salt: 2, tokenId: TOKEN, side: 'BUY', makerAmount: '1', takerAmount: '2' },
+      owner: CREDS.apiKey,
+      orderType: 'GTC',
+    });
     const res = await s.dispatch('order.place', { body });
     expect(res.success).toBe(true);
     expect(fake.trading.orders.size).toBe(1);

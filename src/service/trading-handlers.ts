@@ -3,9 +3,9 @@
  * UpstreamClient (so through the outbound scheduler), with Polymarket's parameters and bodies
  * unchanged.
  *
- * - Reads are cached for a short time (books and prices 2 s, histories 60 s), identical reads in
- *   flight share one upstream request, and while the upstream cannot be reached the last good
- *   answer is served with `Age` and `X-Marketdesk-Stale: 1`.
+ * - Reads (the routes with a `ttl` class) are cached for a short time (books and prices 2 s,
+ *   histories 60 s), identical reads in flight share one upstream request, and while the
+ *   upstream cannot be reached the last good answer is served with `Age` and `X-Marketdesk-Stale: 1`.
  * - `GET /data/trades` and the writes are signed for the upstream with the configured
  *   credentials (L2); the callers' own signatures were checked by the face. A write's body goes
  *   out byte for byte and is never retried after a 5xx or a dropped connection (the order may
@@ -14,21 +14,20 @@
  */
 import type { Credentials } from '../auth/credentials.ts';
 import { UNAUTHORIZED_BODY, l2Headers, type HeaderFamily } from '../auth/l2.ts';
-import { ApiError, internalError, type OpName } from '../contract/index.ts';
+import { ApiError, internalError } from '../contract/index.ts';
+import { tradingRoutes, type TtlClass } from '../contract/routes.ts';
 import { UpstreamError, buildUrl, type QueryValue, type UpstreamClient } from '../upstream/client.ts';
 import type { CallContext, HandlersFor } from './dispatch.ts';
 
-type TradingOp =
-  | 'clob.health' | 'book.get' | 'books.post' | 'price.get' | 'prices.post' | 'midpoint.get'
-  | 'pricesHistory.get' | 'pricesHistory.batch' | 'trades.list' | 'order.place' | 'order.cancel';
+type TradingOp = keyof typeof tradingRoutes;
+type TradingOpWith<F> = { [K in TradingOp]: (typeof tradingRoutes)[K] extends F ? K : never }[TradingOp];
+/** The cached reads: the trading routes the contract gives a `ttl` class. */
+type ReadOp = TradingOpWith<{ ttl: TtlClass }>;
+/** The routes signed for the upstream with the configured credentials. */
+type SignedOp = TradingOpWith<{ auth: 'l2' }>;
 
-export interface TradingTtls {
-  /** Books, prices and midpoints (default 2 s). */
-  book: number;
-  price: number;
-  /** Price histories (default 60 s). */
-  history: number;
-}
+/** Lifetime of cached reads per class, ms (default: books and prices 2 s, histories 60 s). */
+export type TradingTtls = Record<TtlClass, number>;
 
 export interface TradingOptions {
   client: UpstreamClient;
@@ -47,17 +46,6 @@ interface Entry {
   value: unknown;
   at: number;
 }
-
-/** Reads by route: the upstream path and method, and which TTL applies. */
-const READS = {
-  'book.get': { method: 'GET', path: '/book', ttl: 'book' },
-  'books.post': { method: 'POST', path: '/books', ttl: 'book' },
-  'price.get': { method: 'GET', path: '/price', ttl: 'price' },
-  'prices.post': { method: 'POST', path: '/prices', ttl: 'price' },
-  'midpoint.get': { method: 'GET', path: '/midpoint', ttl: 'price' },
-  'pricesHistory.get': { method: 'GET', path: '/prices-history', ttl: 'history' },
-  'pricesHistory.batch': { method: 'POST', path: '/batch-prices-history', ttl: 'history' },
-} as const satisfies Partial<Record<OpName, { method: 'GET' | 'POST'; path: string; ttl: keyof TradingTtls }>>;
 
 /** The upstream's error, in the orders family's `{error}` shape. */
 function passBack(e: UpstreamError): ApiError {
@@ -89,8 +77,9 @@ export class TradingForwarder {
     this.now = opts.now ?? Date.now;
   }
 
-  async read(op: keyof typeof READS, params: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
-    const r = READS[op];
+  async read(op: ReadOp, params: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
+    // The upstream CLOB has the route at the same method and path as the clob face.
+    const r = tradingRoutes[op];
     const query = queryOf(params);
     const body = typeof params['body'] === 'string' ? params['body'] : undefined;
     const key = `${r.method} ${r.path}?${new URLSearchParams(query as Record<string, string>).toString()}\n${body ?? ''}`;
@@ -141,13 +130,22 @@ export class TradingForwarder {
   }
 
   /** A request signed for the upstream with the configured credentials. */
-  async signed(method: 'GET' | 'POST' | 'DELETE', path: string, query: Record<string, QueryValue>, body: string | undefined): Promise<unknown> {
+  async signed(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    query: Record<string, QueryValue>,
+    body: string | undefined,
+  ): Promise<unknown> {
     const creds = this.opts.credentials();
     if (!creds) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
     if (this.opts.offline) throw internalError('orders');
     // The signature covers the path as sent, so a CLOB behind a path prefix still verifies.
     const signedPath = new URL(buildUrl(this.opts.client.urls.clob, path)).pathname;
-    const headers = l2Headers(creds, { method, path: signedPath, ...(body !== undefined ? { body } : {}) }, { nowMs: this.now(), family: this.opts.family ?? 'POLY' });
+    const headers = l2Headers(
+      creds,
+      { method, path: signedPath, ...(body !== undefined ? { body } : {}) },
+      { nowMs: this.now(), family: this.opts.family ?? 'POLY' },
+    );
     try {
       return await this.opts.client.request<unknown>('clob', path, {
         method,
@@ -168,7 +166,9 @@ export class TradingForwarder {
 
 export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
   const f = new TradingForwarder(opts);
-  const read = <K extends keyof typeof READS>(op: K) => (p: Record<string, unknown>, ctx: CallContext) => f.read(op, p, ctx) as never;
+  const read = (op: ReadOp) => (p: Record<string, unknown>, ctx: CallContext) => f.read(op, p, ctx) as never;
+  const signed = (op: SignedOp, query: Record<string, QueryValue>, body?: string) =>
+    f.signed(tradingRoutes[op].method, tradingRoutes[op].path, query, body) as never;
   return {
     // The health route answers here: it says this service is up, not the upstream.
     'clob.health': () => 'OK',
@@ -179,8 +179,8 @@ export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
     'midpoint.get': read('midpoint.get'),
     'pricesHistory.get': read('pricesHistory.get'),
     'pricesHistory.batch': read('pricesHistory.batch'),
-    'trades.list': (p) => f.signed('GET', '/data/trades', queryOf(p), undefined) as never,
-    'order.place': (p) => f.signed('POST', '/order', {}, p.body) as never,
-    'order.cancel': (p) => f.signed('DELETE', '/order', {}, p.body) as never,
+    'trades.list': (p) => signed('trades.list', queryOf(p)),
+    'order.place': (p) => signed('order.place', {}, p.body),
+    'order.cancel': (p) => signed('order.cancel', {}, p.body),
   };
 }

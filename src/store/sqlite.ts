@@ -14,10 +14,20 @@ export async function sqlEngine(): Promise<SqlJsStatic> {
   return (await engine).SQL;
 }
 
-/** Reads and write-tracking of the engine's database files; undefined if unavailable (wasm-files.ts). */
-export async function sqlFileAccess(): Promise<FileAccess | undefined> {
+let warned = false;
+
+/**
+ * Reads and write-tracking of the engine's database files; undefined if unavailable
+ * (wasm-files.ts), which `log` is told once per process, with why.
+ */
+export async function sqlFileAccess(log?: Logger): Promise<FileAccess | undefined> {
   engine ??= loadSqlJsWithFileAccess();
-  return (await engine).access;
+  const { access, problem } = await engine;
+  if (!access && log && !warned) {
+    warned = true;
+    log.warn(problem ?? 'no file access into sql.js: the cache is persisted with export()');
+  }
+  return access;
 }
 
 export interface Logger {
@@ -40,11 +50,7 @@ export interface OpenedDatabase {
  * otherwise moves it to `<file>.corrupt-<time>` and returns an empty database. Never throws
  * because of the file's content.
  */
-export async function openDatabaseFile(
-  file: string | undefined,
-  probe: (db: Database) => void,
-  log: Logger,
-): Promise<OpenedDatabase> {
+export async function openDatabaseFile(file: string | undefined, probe: (db: Database) => void, log: Logger): Promise<OpenedDatabase> {
   const SQL = await sqlEngine();
   if (!file) return { db: new SQL.Database(), fromFile: false };
   let bytes: Buffer;

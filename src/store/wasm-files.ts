@@ -9,17 +9,30 @@
  *   - sees every byte range SQLite writes to a database file (the pages that changed), and
  *   - can read a database file in slices, the way SQLite does, between queries.
  *
- * The import names are the build's minified ones, so they are checked before use: a probe
- * database is written and read back through them and must equal sql.js's own export().
- * Any mismatch (another sql.js version) leaves `fileAccess` undefined and callers fall back
- * to export().
+ * The import names are the build's minified ones (package.json pins sql.js to that build), so
+ * they are checked before use: each must be a function of the expected arity, and a probe
+ * database written and read back through them must equal sql.js's own export(). Any mismatch
+ * (another sql.js build) leaves `access` undefined, with `problem` saying what was expected and
+ * found, and the store falls back to export().
  */
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
-/** The WASI imports of sql.js 1.16's build, by their minified names. */
+/** The sql.js build whose import names IMPORTS are; package.json pins sql.js to exactly this. */
+export const SQLJS_BUILD = '1.16.0';
+/** The WASI imports of that build (module `a`), by their minified names. */
 const IMPORTS = { open: 'x', seek: 'E', write: 'q', read: 't', close: 'e' } as const;
+type ImportKey = keyof typeof IMPORTS;
+/** What each one is, and how many arguments it takes (fd_seek's offset is one BigInt). */
+const EXPECTED: Record<ImportKey, { is: string; arity: number }> = {
+  open: { is: '__syscall_openat', arity: 4 },
+  seek: { is: 'fd_seek', arity: 4 },
+  write: { is: 'fd_write', arity: 4 },
+  read: { is: 'fd_read', arity: 4 },
+  close: { is: 'fd_close', arity: 1 },
+};
 /** Bytes read per fd_read call (a scratch buffer in the wasm heap). */
 const SCRATCH = 4 << 20;
 const SEEK_SET = 0;
@@ -64,6 +77,52 @@ export interface FileAccess {
 interface Hooked {
   SQL: SqlJsStatic;
   access: FileAccess | undefined;
+  /** Why `access` is undefined. */
+  problem?: string;
+}
+
+/** The version of the sql.js package that is installed (undefined if it cannot be read). */
+export function installedSqlJsVersion(): string | undefined {
+  try {
+    // Its exports map hides package.json; the wasm file sits in dist/ beside it.
+    const wasm = createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm');
+    return (JSON.parse(readFileSync(join(dirname(wasm), '..', 'package.json'), 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message for a build these names do not fit: what is expected, what is installed, what was found. */
+export function buildMismatch(installed: string | undefined, found: string): string {
+  return (
+    `sql.js build mismatch: src/store/wasm-files.ts expects the WASI import names of sql.js ${SQLJS_BUILD}, ` +
+    `but sql.js ${installed ?? '(version unreadable)'} is installed and ${found}. ` +
+    `The cache is persisted with export() instead (one long pause per write); pin sql.js to ${SQLJS_BUILD} or update IMPORTS.`
+  );
+}
+
+/**
+ * The file calls in a module's import object, by the pinned build's names; or, for another
+ * build, the message saying what was found instead.
+ */
+export function findWasiImports(
+  imports: Record<string, Record<string, unknown> | undefined>,
+  installed: string | undefined,
+): { fns: Record<ImportKey, Fn> } | { problem: string } {
+  const mod = imports['a'];
+  if (!mod)
+    return {
+      problem: buildMismatch(installed, `its wasm imports have no module "a" (found: ${Object.keys(imports).join(', ') || 'none'})`),
+    };
+  const wrong: string[] = [];
+  for (const key of Object.keys(IMPORTS) as ImportKey[]) {
+    const name = `a.${IMPORTS[key]} (${EXPECTED[key].is})`;
+    const f = mod[IMPORTS[key]];
+    if (typeof f !== 'function') wrong.push(`${name} is ${f === undefined ? 'missing' : `a ${typeof f}`}`);
+    else if (f.length !== EXPECTED[key].arity) wrong.push(`${name} takes ${f.length} arguments, not ${EXPECTED[key].arity}`);
+  }
+  if (wrong.length) return { problem: buildMismatch(installed, wrong.join('; ')) };
+  return { fns: Object.fromEntries((Object.keys(IMPORTS) as ImportKey[]).map((k) => [k, mod[IMPORTS[k]]])) as Record<ImportKey, Fn> };
 }
 
 /** The file name sql.js opened the database under (a property its typings leave out). */
@@ -75,20 +134,23 @@ function fileName(db: Database): string {
 
 /**
  * Loads sql.js with the file calls wrapped. Resolves with the engine either way; `access` is
- * undefined when the wrapping could not be set up or did not pass its check.
+ * undefined (and `problem` says why) when the wrapping could not be set up or did not pass its check.
  */
 export async function loadSqlJsWithFileAccess(): Promise<Hooked> {
+  const installed = installedSqlJsVersion();
   let wasm: Uint8Array;
   try {
     wasm = readFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'));
-  } catch {
-    return { SQL: await initSqlJs(), access: undefined };
+  } catch (e) {
+    return { SQL: await initSqlJs(), access: undefined, problem: `sql.js's wasm file could not be read: ${(e as Error).message}` };
   }
   const fdPath = new Map<number, string>();
   const position = new Map<number, number>();
   const tracking = new Map<string, Set<WriteTracker>>();
   let memory: WebAssembly.Memory | undefined;
-  let real: Record<keyof typeof IMPORTS, Fn> | undefined;
+  let real: Record<ImportKey, Fn> | undefined;
+  // sql.js initialises once per process: a second call gets the first engine, unwrapped.
+  let problem: string | undefined = 'sql.js was initialised before its imports could be wrapped';
   const view = () => new DataView(memory!.buffer);
   const cString = (ptr: number) => {
     const bytes = new Uint8Array(memory!.buffer, ptr);
@@ -97,10 +159,12 @@ export async function loadSqlJsWithFileAccess(): Promise<Hooked> {
 
   const SQL = await initSqlJs({
     instantiateWasm(imports: Record<string, Record<string, unknown>>, done: (instance: WebAssembly.Instance) => void) {
-      const mod = imports['a'];
-      const fns = mod ? (Object.fromEntries(Object.entries(IMPORTS).map(([k, name]) => [k, mod[name]])) as Record<keyof typeof IMPORTS, unknown>) : undefined;
-      if (mod && fns && Object.values(fns).every((f) => typeof f === 'function')) {
-        real = fns as Record<keyof typeof IMPORTS, Fn>;
+      const found = findWasiImports(imports, installed);
+      if ('problem' in found) problem = found.problem;
+      else {
+        problem = undefined;
+        real = found.fns;
+        const mod = imports['a']!;
         const r = real;
         mod[IMPORTS.open] = (dirfd: number, path: number, flags: number, varargs: number) => {
           const fd = (r.open as (...a: number[]) => number)(dirfd, path, flags, varargs);
@@ -146,7 +210,7 @@ export async function loadSqlJsWithFileAccess(): Promise<Hooked> {
       return {};
     },
   } as Parameters<typeof initSqlJs>[0]);
-  if (!real || !memory) return { SQL, access: undefined };
+  if (!real || !memory) return { SQL, access: undefined, problem: problem ?? 'the wasm module exported no memory' };
 
   const r = real;
   const malloc = (SQL as unknown as { _malloc: (n: number) => number })._malloc;
@@ -170,7 +234,10 @@ export async function loadSqlJsWithFileAccess(): Promise<Hooked> {
       const path = fileName(db);
       const tracker = new WriteTracker(unit);
       let set = tracking.get(path);
-      if (!set) tracking.set(path, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        tracking.set(path, set);
+      }
       set.add(tracker);
       return {
         tracker,
@@ -211,14 +278,16 @@ export async function loadSqlJsWithFileAccess(): Promise<Hooked> {
       return done;
     },
   };
-  return { SQL, access: selfCheck(SQL, access) ? access : undefined };
+  const failed = selfCheck(SQL, access);
+  return failed === undefined ? { SQL, access } : { SQL, access: undefined, problem: buildMismatch(installed, failed) };
 }
 
 /**
  * The wrapped calls must see a probe database exactly as SQLite wrote it: every byte read
- * back equals export(), and the writes of an update are seen where they land.
+ * back equals export(), and the writes of an update are seen where they land. Returns what
+ * went wrong, or undefined.
  */
-function selfCheck(SQL: SqlJsStatic, access: FileAccess): boolean {
+function selfCheck(SQL: SqlJsStatic, access: FileAccess): string | undefined {
   let db: Database | undefined;
   try {
     db = new SQL.Database();
@@ -227,20 +296,26 @@ function selfCheck(SQL: SqlJsStatic, access: FileAccess): boolean {
     try {
       db.exec("UPDATE probe SET x = 'changed'");
       const seen = tracker.take();
-      if (seen === 'all' || seen.length === 0) return false;
+      if (seen === 'all' || seen.length === 0) return "the probe database's writes were not seen through them";
     } finally {
       stop();
     }
     const size = access.size(db);
     const bytes = new Uint8Array(size);
-    if (access.read(db, 0, bytes) !== size) return false;
+    if (access.read(db, 0, bytes) !== size) return 'the probe database read back short through them';
     const exported = db.export();
     // The backup behind export() bumps the copy's change counter (header bytes 24-27 and 92-99)
     // and schema cookie (40-43).
-    for (const [a, b] of [[24, 28], [40, 44], [92, 100]] as const) exported.set(bytes.subarray(a, b), a);
-    return exported.length === size && Buffer.compare(Buffer.from(exported), Buffer.from(bytes)) === 0;
-  } catch {
-    return false;
+    for (const [a, b] of [
+      [24, 28],
+      [40, 44],
+      [92, 100],
+    ] as const)
+      exported.set(bytes.subarray(a, b), a);
+    const same = exported.length === size && Buffer.compare(Buffer.from(exported), Buffer.from(bytes)) === 0;
+    return same ? undefined : 'the probe database read back through them differs from export()';
+  } catch (e) {
+    return `the probe database failed through them (${(e as Error).message})`;
   } finally {
     db?.close();
   }

@@ -117,7 +117,15 @@ describe('incremental sync', () => {
     catalog.updateEvent(event.id, { title: 'Renamed: will the sync notice?' });
     catalog.updateMarket(market.id, { closed: true, active: false, closedTime: '2026-10-31 23:00:00+00' });
     const added = catalog.addMarket(
-      { id: '99999999', question: 'A brand new market?', slug: 'a-brand-new-market', conditionId: '0x' + 'ab'.repeat(32), outcomes: '["Yes", "No"]', active: true, closed: false },
+      {
+        id: '99999999',
+        question: 'A brand new market?',
+        slug: 'a-brand-new-market',
+        conditionId: `0x${'ab'.repeat(32)}`,
+        outcomes: '["Yes", "No"]',
+        active: true,
+        closed: false,
+      },
       { eventId: event.id },
     );
     const before = fake.requests.entries.length;
@@ -129,8 +137,9 @@ describe('incremental sync', () => {
     const m = h.store.reader.getMarket(Number(added.id));
     expect(m?.question).toBe('A brand new market?');
     expect(m?.events?.map((e) => e.id)).toContain(event.id);
-    // Few requests, few writes: no walk of the whole catalog.
-    const reqs = fake.requests.entries.slice(before);
+    // Few requests, few writes: no walk of the whole catalog. A recently-closed page the full
+    // sync prefetched and then dropped may reach the fake only now; it is not the incremental's.
+    const reqs = fake.requests.entries.slice(before).filter((r) => r.query['order'] !== 'closedTime');
     expect(reqs.some((r) => r.path.endsWith('/keyset'))).toBe(false);
     expect(reqs.length).toBeLessThanOrEqual(8);
     expect(st.progress.markets + st.progress.events).toBeLessThan(40);

@@ -1,10 +1,9 @@
 /**
- * The one choke point for every request the service makes upstream. It bounds concurrency
- * and retries 429, 5xx, timeouts and dropped connections with jittered exponential backoff,
- * honouring Retry-After. The rate-limit scheduler plugs in here as the `gate` (src/limits/scheduler.ts):
- * every attempt waits for its budget and reports how it ended.
+ * The one choke point for every request the service makes upstream. It retries 429, 5xx,
+ * timeouts and dropped connections with jittered exponential backoff, honouring Retry-After.
+ * The rate-limit scheduler plugs in here as the `gate` (src/limits/scheduler.ts): every attempt
+ * waits for its budget and a slot (concurrency per host, by priority) and reports how it ended.
  */
-import pLimit from 'p-limit';
 
 export type UpstreamHost = 'gamma' | 'clob' | 'data';
 /** 'user': made for something the user is waiting on; sent before queued 'background' work (sync). */
@@ -69,14 +68,11 @@ export class UpstreamError extends Error {
 
 export interface ClientOptions {
   urls: UpstreamUrls;
-  concurrency?: number;
   maxRetries?: number;
   timeoutMs?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** Called before each attempt; a rate-limit scheduler awaits its budget here. */
-  beforeSend?: (host: UpstreamHost, path: string, opts: RequestOptions) => Promise<void>;
-  /** With a gate, the gate bounds concurrency (per host, by priority) instead of `concurrency`. */
+  /** Admits each attempt. The service always gives one; without it (tests) attempts go straight out. */
   gate?: SendGate;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -88,7 +84,6 @@ export interface ClientStats {
   throttled: number;
   failures: number;
   inFlight: number;
-  queued: number;
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -115,10 +110,10 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 }
 
 export function buildUrl(base: string, path: string, query?: Record<string, QueryValue>): string {
-  const url = new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : base + '/');
+  const url = new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined) continue;
-    // Gamma takes arrays as repeated keys, never comma-joined (research/gamma.md §0).
+    // Gamma takes arrays as repeated keys, never comma-joined (docs/upstream/gamma.md §0).
     if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
     else url.searchParams.set(k, String(v));
   }
@@ -126,13 +121,11 @@ export function buildUrl(base: string, path: string, query?: Record<string, Quer
 }
 
 export class UpstreamClient {
-  private readonly limit: ReturnType<typeof pLimit>;
-  private readonly opts: Required<Omit<ClientOptions, 'beforeSend' | 'gate'>> & Pick<ClientOptions, 'beforeSend' | 'gate'>;
-  readonly stats: ClientStats = { requests: 0, retries: 0, throttled: 0, failures: 0, inFlight: 0, queued: 0 };
+  private readonly opts: Required<Omit<ClientOptions, 'gate'>> & Pick<ClientOptions, 'gate'>;
+  readonly stats: ClientStats = { requests: 0, retries: 0, throttled: 0, failures: 0, inFlight: 0 };
 
   constructor(opts: ClientOptions) {
     this.opts = {
-      concurrency: 4,
       maxRetries: 6,
       timeoutMs: 30_000,
       baseDelayMs: 250,
@@ -141,7 +134,6 @@ export class UpstreamClient {
       sleep: abortableSleep,
       ...opts,
     };
-    this.limit = pLimit(this.opts.concurrency);
   }
 
   get urls(): UpstreamUrls {
@@ -149,21 +141,7 @@ export class UpstreamClient {
   }
 
   /** Sends one request (with retries) and returns the parsed JSON body. */
-  request<T>(host: UpstreamHost, path: string, opts: RequestOptions = {}): Promise<T> {
-    if (this.opts.gate) return this.gated<T>(host, path, opts);
-    this.stats.queued++;
-    return this.limit(async () => {
-      this.stats.queued--;
-      this.stats.inFlight++;
-      try {
-        return await this.withRetries<T>(host, path, opts);
-      } finally {
-        this.stats.inFlight--;
-      }
-    });
-  }
-
-  private async gated<T>(host: UpstreamHost, path: string, opts: RequestOptions): Promise<T> {
+  async request<T>(host: UpstreamHost, path: string, opts: RequestOptions = {}): Promise<T> {
     this.stats.inFlight++;
     try {
       return await this.withRetries<T>(host, path, opts);
@@ -182,7 +160,6 @@ export class UpstreamClient {
     const url = buildUrl(this.opts.urls[host], path, opts.query);
     for (let attempt = 0; ; attempt++) {
       opts.signal?.throwIfAborted();
-      await this.opts.beforeSend?.(host, path, opts);
       const release = await this.opts.gate?.acquire(host, path, opts);
       this.stats.requests++;
       let wait: number;
@@ -194,7 +171,9 @@ export class UpstreamClient {
           method: opts.method ?? 'GET',
           headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
           ...(body !== undefined ? { body } : {}),
-          signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs),
+          signal: opts.signal
+            ? AbortSignal.any([opts.signal, AbortSignal.timeout(this.opts.timeoutMs)])
+            : AbortSignal.timeout(this.opts.timeoutMs),
         });
         if (res.ok) {
           // Reading the body can still fail when the connection drops mid-response.

@@ -18,13 +18,23 @@ const CREDS: Credentials = {
   address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
 };
 
-/** The live capture in research/clob-data-limits.md §2.5. */
+/** The live capture in docs/upstream/clob-data-limits.md §2.5. */
 const CAPTURED = {
-  id: '0xc566c1aa8e0a4a3b0f4f1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4cf165', status: 'LIVE',
-  owner: 'aa17dfae-754d-2498-f336-8bd1db84f525', maker_address: '0xb98ad946c7f753596F26396Bf3F34A2EeBc39E86',
+  id: '0xc566c1aa8e0a4a3b0f4f1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4cf165',
+  status: 'LIVE',
+  owner: 'aa17dfae-754d-2498-f336-8bd1db84f525',
+  maker_address: '0xb98ad946c7f753596F26396Bf3F34A2EeBc39E86',
   market: '0x7018aa00bb11cc22dd33ee44ff5566778899aabbccddeeff00112233445bd6e',
-  asset_id: '84371186359433032934344934234365568331165136826770712345678901234567', side: 'BUY', original_size: '5',
-  size_matched: '0', price: '0.01', outcome: 'Yes', expiration: '0', order_type: 'GTC', associate_trades: [], created_at: 1784930007,
+  asset_id: '84371186359433032934344934234365568331165136826770712345678901234567',
+  side: 'BUY',
+  original_size: '5',
+  size_matched: '0',
+  price: '0.01',
+  outcome: 'Yes',
+  expiration: '0',
+  order_type: 'GTC',
+  associate_trades: [],
+  created_at: 1784930007,
 };
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -32,21 +42,42 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-const client = (url: string) => new UpstreamClient({ urls: { gamma: url, clob: url, data: url }, baseDelayMs: 1, maxDelayMs: 5, maxRetries: 1 });
+const client = (url: string) =>
+  new UpstreamClient({ urls: { gamma: url, clob: url, data: url }, baseDelayMs: 1, maxDelayMs: 5, maxRetries: 1 });
 
 describe('order normalisation', () => {
-  it('maps the captured snake_case order to the spec\'s Order', () => {
+  it("maps the captured snake_case order to the spec's Order", () => {
     expect(normalizeOrder(CAPTURED)).toEqual({
-      id: CAPTURED.id, status: 'live', market: CAPTURED.market, assetId: CAPTURED.asset_id, outcome: 'Yes',
-      makerAddress: CAPTURED.maker_address, owner: CAPTURED.owner, price: '0.01', originalSize: '5', sizeMatched: '0',
-      side: 'BUY', type: 'GTC', associateTrades: [], createdAt: '2026-07-24T21:53:27.000Z', updatedAt: '2026-07-24T21:53:27.000Z',
+      id: CAPTURED.id,
+      status: 'live',
+      market: CAPTURED.market,
+      assetId: CAPTURED.asset_id,
+      outcome: 'Yes',
+      makerAddress: CAPTURED.maker_address,
+      owner: CAPTURED.owner,
+      price: '0.01',
+      originalSize: '5',
+      sizeMatched: '0',
+      side: 'BUY',
+      type: 'GTC',
+      associateTrades: [],
+      createdAt: '2026-07-24T21:53:27.000Z',
+      updatedAt: '2026-07-24T21:53:27.000Z',
     });
   });
 
-  it('takes Kuest\'s camelCase and other spellings of status and time', () => {
+  it("takes Kuest's camelCase and other spellings of status and time", () => {
     const o = normalizeOrder({
-      id: '0x1', status: 'ORDER_STATUS_LIVE', assetId: '7', makerAddress: '0xabc', originalSize: 10, sizeMatched: '2.5',
-      type: 'gtd', associateTrades: ['t1', 5, null], createdAt: '2026-01-02T03:04:05Z', updatedAt: 1767323045000,
+      id: '0x1',
+      status: 'ORDER_STATUS_LIVE',
+      assetId: '7',
+      makerAddress: '0xabc',
+      originalSize: 10,
+      sizeMatched: '2.5',
+      type: 'gtd',
+      associateTrades: ['t1', 5, null],
+      createdAt: '2026-01-02T03:04:05Z',
+      updatedAt: 1767323045000,
     })!;
     expect(o).toMatchObject({ status: 'live', assetId: '7', makerAddress: '0xabc', originalSize: '10', sizeMatched: '2.5', type: 'GTD' });
     expect(o.associateTrades).toEqual(['t1', '5']);
@@ -59,7 +90,13 @@ describe('order normalisation', () => {
   });
 
   it('knows every end marker', () => {
-    expect([isEndCursor('LTE='), isEndCursor(''), isEndCursor(undefined), isEndCursor(null), isEndCursor('MTAw')]).toEqual([true, true, true, true, false]);
+    expect([isEndCursor('LTE='), isEndCursor(''), isEndCursor(undefined), isEndCursor(null), isEndCursor('MTAw')]).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -85,7 +122,7 @@ describe('fetchOpenOrders', () => {
     expect(await fetchOpenOrders(client(up.url), CREDS, { family: 'KUEST' })).toHaveLength(275);
   });
 
-  it('fails with the upstream\'s 401 when the credentials are wrong', async () => {
+  it("fails with the upstream's 401 when the credentials are wrong", async () => {
     const up = await fake();
     const err = await fetchOpenOrders(client(up.url), { ...CREDS, passphrase: 'wrong' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UpstreamError);

@@ -1,6 +1,6 @@
 /**
  * The upstream CLOB's `GET /data/orders`: every page of the account's open orders, L2-signed,
- * normalised from Polymarket's snake_case (research/clob-data-limits.md §2) to the spec's Order.
+ * normalised from Polymarket's snake_case (docs/upstream/clob-data-limits.md §2) to the spec's Order.
  */
 import { l2Headers, type HeaderFamily } from '../auth/l2.ts';
 import type { Credentials } from '../auth/credentials.ts';
@@ -45,7 +45,10 @@ export function isoTime(v: unknown): string {
 
 /** `LIVE`, `ORDER_STATUS_LIVE`, `live` -> `live` (DESIGN.md: lower-case status values). */
 export function normalizeStatus(v: unknown): string {
-  return text(v).trim().replace(/^ORDER_STATUS_/i, '').toLowerCase();
+  return text(v)
+    .trim()
+    .replace(/^ORDER_STATUS_/i, '')
+    .toLowerCase();
 }
 
 /** One upstream order as the spec's Order; null when it has no id (nothing to key it by). */
@@ -92,7 +95,11 @@ export async function fetchOpenOrders(client: UpstreamClient, creds: Credentials
   let cursor = FIRST_CURSOR;
   for (let page = 0; page < MAX_PAGES; page++) {
     seen.add(cursor);
-    const headers = l2Headers(creds, { method: 'GET', path: signedPath }, { nowMs: now(), ...(opts.family ? { family: opts.family } : {}) });
+    const headers = l2Headers(
+      creds,
+      { method: 'GET', path: signedPath },
+      { nowMs: now(), ...(opts.family ? { family: opts.family } : {}) },
+    );
     const body = await client.request<unknown>('clob', '/data/orders', {
       query: { next_cursor: cursor },
       headers,

@@ -23,7 +23,11 @@ describe('fetchBoard', () => {
     const entries = await fetchBoard(client, board);
     expect(entries).toHaveLength(BOARD_DEPTH);
     expect(entries).toEqual(up.leaderboard.board('OVERALL', 'ALL', 'VOL').slice(0, BOARD_DEPTH));
-    expect(lbRequests().map((e) => Number(e.query['offset'])).sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i * 50));
+    expect(
+      lbRequests()
+        .map((e) => Number(e.query['offset']))
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 21 }, (_, i) => i * 50));
     expect(lbRequests().every((e) => e.query['limit'] === '50' && e.query['orderBy'] === 'VOL')).toBe(true);
   });
 
@@ -40,8 +44,26 @@ describe('fetchBoard', () => {
   });
 
   it('normalises entries to spec 2.5', () => {
-    expect(normalizeEntry({ rank: 3, proxyWallet: '0xA', userName: null, vol: '12.5', pnl: -3, profileImage: null, xUsername: 'x', verifiedBadge: true })).toEqual({
-      rank: '3', proxyWallet: '0xA', userName: '', vol: 12.5, pnl: -3, profileImage: '', xUsername: 'x', verifiedBadge: true,
+    expect(
+      normalizeEntry({
+        rank: 3,
+        proxyWallet: '0xA',
+        userName: null,
+        vol: '12.5',
+        pnl: -3,
+        profileImage: null,
+        xUsername: 'x',
+        verifiedBadge: true,
+      }),
+    ).toEqual({
+      rank: '3',
+      proxyWallet: '0xA',
+      userName: '',
+      vol: 12.5,
+      pnl: -3,
+      profileImage: '',
+      xUsername: 'x',
+      verifiedBadge: true,
     });
     expect(normalizeEntry({ rank: '1', proxyWallet: '0xB' })).toMatchObject({ xUsername: null, verifiedBadge: null, vol: 0 });
     expect(normalizeEntry({ rank: '1' })).toBeNull();

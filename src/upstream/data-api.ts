@@ -1,5 +1,5 @@
 /**
- * The upstream Data API's `GET /v1/leaderboard` (research/clob-data-limits.md §3): a bare array
+ * The upstream Data API's `GET /v1/leaderboard` (docs/upstream/clob-data-limits.md §3): a bare array
  * of camelCase entries, `limit` at most 50 and `offset` at most 1000 per request.
  */
 import { setMaxListeners } from 'node:events';
@@ -55,7 +55,7 @@ function entries(body: unknown): LeaderboardEntry[] {
 
 /**
  * A whole board, up to BOARD_DEPTH entries: the first page alone, then (if it was full) the
- * other 20 at once, bounded by the client's concurrency. The board ends at the first short page.
+ * other 20 at once, bounded by the scheduler's concurrency per host. The board ends at the first short page.
  */
 export async function fetchBoard(client: UpstreamClient, key: BoardKey, signal?: AbortSignal): Promise<LeaderboardEntry[]> {
   const first = entries(await fetchPage(client, key, 0, signal));

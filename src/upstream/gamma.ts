@@ -1,5 +1,5 @@
 /**
- * Gamma paging, with the real API's quirks (research/gamma.md): limit clamped at 100, offset
+ * Gamma paging, with the real API's quirks (docs/upstream/gamma.md): limit clamped at 100, offset
  * capped near 2,000 (so deep walks use /markets/keyset and /events/keyset with after_cursor),
  * array filters as repeated keys. Upstreams without keyset routes are walked by offset.
  */
@@ -14,7 +14,7 @@ export type Kind = 'markets' | 'events';
 type Item<K extends Kind> = K extends 'markets' ? GammaMarket : GammaEvent;
 
 /** A page handler; returning false stops the walk after this page. */
-export type PageHandler<T> = (items: T[]) => void | boolean | Promise<void | boolean>;
+export type PageHandler<T> = (items: T[]) => undefined | boolean | Promise<undefined | boolean>;
 
 export interface WalkOptions {
   filters?: Record<string, QueryValue>;
@@ -122,7 +122,12 @@ export class GammaApi {
   }
 
   /** The given ids (in chunks of 100 repeated `id` keys, well under Gamma's URL limit). */
-  async byIds<K extends Kind>(kind: K, ids: readonly number[], query: Record<string, QueryValue>, signal?: AbortSignal): Promise<Item<K>[]> {
+  async byIds<K extends Kind>(
+    kind: K,
+    ids: readonly number[],
+    query: Record<string, QueryValue>,
+    signal?: AbortSignal,
+  ): Promise<Item<K>[]> {
     const out: Item<K>[] = [];
     for (let i = 0; i < ids.length; i += PAGE_SIZE) {
       const chunk = ids.slice(i, i + PAGE_SIZE);

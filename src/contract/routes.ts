@@ -1,0 +1,133 @@
+/**
+ * Every operation's route as plain data: name, face, method, path and flags. No zod and no
+ * run-time import, so the renderer, the preload and the build config use it at no bundle cost.
+ * Each operation's parameters (zod) and result type are declared under the same name in its
+ * concern's *-ops.ts; operations.ts joins the two, and a name on one side only is a type error.
+ */
+
+export type Face = 'base' | 'clob';
+/** Which error-body family an operation answers with (spec section 7). */
+export type ErrorStyle = 'catalog' | 'orders' | 'leaderboard';
+export type Method = 'GET' | 'POST' | 'DELETE';
+/**
+ * How long a forwarded CLOB read is cached (service/trading-handlers.ts): 'book' (books) and
+ * 'price' (prices, midpoints) for seconds, 'history' (price histories) for a minute.
+ */
+export type TtlClass = 'book' | 'price' | 'history';
+
+export interface RouteDef {
+  face: Face;
+  method: Method;
+  /** Fastify-style path; `:name` segments are path parameters, declared in the params too. */
+  path: string;
+  errors: ErrorStyle;
+  /** Unknown query parameters: ignored (Gamma's way) or rejected (the leaderboard's). */
+  unknownParams: 'ignore' | 'reject';
+  /** 'catalog': the answer depends only on the parameters and the catalog, so HTTP faces may
+   * reuse its serialised form until the catalog changes (and the renderer refetches it then). */
+  cache?: 'catalog';
+  /** HTTP callers must carry L2 auth headers (checked by the face; IPC is the app itself). */
+  auth?: 'l2';
+  /**
+   * Web mode: the base face serves this clob-face operation too, at the same path with the same
+   * auth, so the web UI (a page of the base face's origin, whose CSP allows `connect-src 'self'`
+   * only) reaches it without a cross-origin request. The page signs `auth: 'l2'` ones itself.
+   */
+  webUi?: true;
+  /** false: IPC only, never an HTTP route (setting credentials, for one). */
+  http?: false;
+  /** A CLOB read forwarded upstream at the same method and path, cached for this class. */
+  ttl?: TtlClass;
+}
+
+type Routes = Record<string, RouteDef>;
+
+/** Markets, events, tags (spec 4.1, 4.2, 4.6) and the service status. */
+// biome-ignore format: one route a line, read as a table
+export const catalogRoutes = {
+  'markets.list': { face: 'base', method: 'GET', path: '/markets', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'markets.get': { face: 'base', method: 'GET', path: '/markets/:id', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'markets.bySlug': {
+    face: 'base', method: 'GET', path: '/markets/slug/:slug', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog',
+  },
+  'events.list': { face: 'base', method: 'GET', path: '/events', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'events.get': { face: 'base', method: 'GET', path: '/events/:id', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'events.bySlug': {
+    face: 'base', method: 'GET', path: '/events/slug/:slug', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog',
+  },
+  'tags.list': { face: 'base', method: 'GET', path: '/tags', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'tags.get': { face: 'base', method: 'GET', path: '/tags/:id', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'tags.bySlug': { face: 'base', method: 'GET', path: '/tags/slug/:slug', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  // Not `cache: 'catalog'`: it reports sync progress and the upstream's state too.
+  'service.status': { face: 'base', method: 'GET', path: '/status', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
+/** The public search (spec 4.3): an answer depends only on the catalog and the static site map. */
+export const searchRoutes = {
+  'search.query': { face: 'base', method: 'GET', path: '/public-search', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+} as const satisfies Routes;
+
+/** The account's orders (spec 4.4) and credentials; all but the list are the desktop app's only. */
+export const ordersRoutes = {
+  'orders.list': { face: 'clob', method: 'GET', path: '/data/orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2', webUi: true },
+  'orders.refresh': { face: 'clob', method: 'POST', path: '/orders/refresh', errors: 'orders', unknownParams: 'ignore', http: false },
+  'orders.status': { face: 'clob', method: 'GET', path: '/orders/status', errors: 'orders', unknownParams: 'ignore', http: false },
+  'credentials.status': { face: 'clob', method: 'GET', path: '/credentials', errors: 'orders', unknownParams: 'ignore', http: false },
+  'credentials.set': { face: 'clob', method: 'POST', path: '/credentials', errors: 'orders', unknownParams: 'reject', http: false },
+  'credentials.clear': { face: 'clob', method: 'DELETE', path: '/credentials', errors: 'orders', unknownParams: 'ignore', http: false },
+} as const satisfies Routes;
+
+/** The trader leaderboard (spec 4.5): unknown parameters are refused. */
+export const leaderboardRoutes = {
+  'leaderboard.list': { face: 'base', method: 'GET', path: '/v1/leaderboard', errors: 'leaderboard', unknownParams: 'reject' },
+  'leaderboard.meta': { face: 'base', method: 'GET', path: '/leaderboard/meta', errors: 'leaderboard', unknownParams: 'reject' },
+} as const satisfies Routes;
+
+/** The CLOB trading routes (spec 4.6), forwarded upstream at the same method and path. */
+// biome-ignore format: one route a line, read as a table
+export const tradingRoutes = {
+  'clob.health': { face: 'clob', method: 'GET', path: '/', errors: 'orders', unknownParams: 'ignore' },
+  'book.get': { face: 'clob', method: 'GET', path: '/book', errors: 'orders', unknownParams: 'ignore', ttl: 'book' },
+  'books.post': { face: 'clob', method: 'POST', path: '/books', errors: 'orders', unknownParams: 'ignore', ttl: 'book' },
+  'price.get': { face: 'clob', method: 'GET', path: '/price', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'prices.post': { face: 'clob', method: 'POST', path: '/prices', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'midpoint.get': { face: 'clob', method: 'GET', path: '/midpoint', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'pricesHistory.get': { face: 'clob', method: 'GET', path: '/prices-history', errors: 'orders', unknownParams: 'ignore', ttl: 'history' },
+  'pricesHistory.batch': {
+    face: 'clob', method: 'POST', path: '/batch-prices-history', errors: 'orders', unknownParams: 'ignore', ttl: 'history',
+  },
+  'trades.list': { face: 'clob', method: 'GET', path: '/data/trades', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
+  'order.place': { face: 'clob', method: 'POST', path: '/order', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
+  'order.cancel': { face: 'clob', method: 'DELETE', path: '/order', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
+} as const satisfies Routes;
+
+/** Rate limits as the UI's status bar sees them. */
+export const limitsRoutes = {
+  'limits.status': { face: 'base', method: 'GET', path: '/limits', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
+export const ROUTES = {
+  ...catalogRoutes,
+  ...searchRoutes,
+  ...ordersRoutes,
+  ...leaderboardRoutes,
+  ...tradingRoutes,
+  ...limitsRoutes,
+} as const;
+
+export type OpName = keyof typeof ROUTES;
+export const opNames = Object.keys(ROUTES) as OpName[];
+
+/** Whether `face` answers this route over HTTP: its own face's routes, and on base the `webUi` ones. */
+export function servedOn(route: RouteDef, face: Face): boolean {
+  return route.http !== false && (route.face === face || (face === 'base' && route.webUi === true));
+}
+
+/**
+ * The first path segments of the routes `face` answers (`/markets/:id` -> `/markets`): what a
+ * dev server proxies to it. Never `/` (the clob face's health route), which would take everything.
+ */
+export function pathPrefixes(face: Face): string[] {
+  const routes: RouteDef[] = Object.values(ROUTES).filter((r) => servedOn(r, face));
+  return [...new Set(routes.map((r) => `/${r.path.split('/')[1]}`))].filter((p) => p !== '/');
+}
