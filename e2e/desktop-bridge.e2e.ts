@@ -6,135 +6,113 @@
  * operations, and the user's orders (filters, cursor paging, the empty state without
  * credentials). Main's own part (safeStorage, sender checks) is in the Electron suite.
  */
-import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { OrdersPage } from '../src/contract/index.ts';
-import { loadFixtureCatalog, startFakeUpstream, type FakeUpstream } from '../src/fake-upstream/index.ts';
-import type { Service } from '../src/service/service.ts';
 import { relay } from '../main/relay.ts';
+import type { OrdersPage } from '../src/contract/index.ts';
+import type { Service } from '../src/service/service.ts';
 import { installBridge } from './support/bridge.ts';
-import { FIXTURES, launchBrowser, openApp, saveFailureScreenshot, startSyncedService, tempDir, type Browser } from './support/env.ts';
-import { fillCredentials, showTab } from './support/journeys.ts';
+import { openApp } from './support/env.ts';
+import { test as base, expect } from './support/fixtures.ts';
+import { fillCredentials, pager, showTab } from './support/journeys.ts';
 
 const CREDS = {
   apiKey: '7c1f0e5a-3b1d-4c8e-9a51-2f6b8d0e4a11',
   secret: Buffer.from('marketdesk-e2e-secret-0123456789').toString('base64url'),
   passphrase: 'e2e-passphrase',
-  address: '0x' + 'a1'.repeat(20),
+  address: `0x${'a1'.repeat(20)}`,
 };
 
-describe('desktop renderer path (emulated preload, real service)', () => {
-  let fake: FakeUpstream;
-  let service: Service;
-  let browser: Browser;
-  const data = tempDir('marketdesk-e2e-bridge-');
-
-  beforeAll(async () => {
-    fake = await startFakeUpstream({ catalog: await loadFixtureCatalog(FIXTURES), clob: { credentials: CREDS } });
-    service = await startSyncedService(fake, data.dir);
-    browser = await launchBrowser();
-    const { page } = browser;
-    page.setDefaultTimeout(120_000);
+const test = base.extend({
+  // The page gets the emulated preload before the app loads, so it starts in desktop mode.
+  app: async ({ service, page }, use) => {
     await installBridge(page, service);
     await openApp(page, service.baseUrl!);
+    await use(page);
+  },
+});
+
+// The fake upstream's CLOB serves this account's orders.
+test.use({ clob: { credentials: CREDS } });
+
+/** The service's own answer to the IPC operation the orders view calls. */
+async function orders(service: Service, params: Record<string, string> = {}): Promise<OrdersPage> {
+  const reply = await relay(service.dispatch, 'orders.list', params);
+  expect(reply.ok, JSON.stringify(reply)).toBe(true);
+  return (reply as { result: OrdersPage }).result;
+}
+
+test.describe('desktop renderer path (emulated preload, real service)', () => {
+  test('runs in desktop mode and gets push events over the bridge', async ({ app: page, service }) => {
+    const statusbar = page.locator('.statusbar');
+    await expect(statusbar).toContainText('Desktop');
+    await service.sync!.syncNow('incremental');
+    await expect(statusbar).toHaveAttribute('data-last-sync', String(service.sync!.status().lastSuccessAt!));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-    await fake?.close();
-    data.cleanup();
-  });
+  test('leads from the empty orders view to the credentials dialog, then lists, filters and pages orders', async ({
+    app: page,
+    service,
+  }) => {
+    await showTab(page, 'Orders');
+    await expect(page.getByTestId('orders-no-credentials')).toBeVisible();
+    await page.getByRole('button', { name: 'Set API credentials…' }).click();
+    await fillCredentials(page, CREDS);
 
-  const orders = async (params: Record<string, string> = {}) => {
-    const reply = await relay(service.dispatch, 'orders.list', params);
-    assert.ok(reply.ok, JSON.stringify(reply));
-    return reply.result as OrdersPage;
-  };
+    const first = await orders(service);
+    expect(first.data.length, 'the fake account has orders').toBeGreaterThan(0);
+    expect(first.next_cursor, 'the fake account has more than one page of orders').not.toBe('');
+    await expect(page.locator('.view[aria-label="Orders"][data-state="ready"]')).toBeVisible();
+    await expect(page.getByTestId('order-row')).toHaveCount(first.data.length);
 
-  it('runs in desktop mode and gets push events over the bridge', async () => {
-    const { page } = browser;
-    try {
-      await page.waitForSelector('.statusbar >> text=Desktop');
-      await service.sync!.syncNow('incremental');
-      const at = service.sync!.status().lastSuccessAt!;
-      await page.waitForSelector(`.statusbar[data-last-sync="${at}"]`);
-    } catch (e) {
-      await saveFailureScreenshot(page, 'bridge-push');
-      throw e;
+    // Cursor paging to the last page and back.
+    let cursor = first.next_cursor;
+    let pageNo = 1;
+    while (cursor !== '') {
+      const next = await orders(service, { next_cursor: cursor });
+      await page.getByRole('button', { name: 'Next →' }).click();
+      pageNo++;
+      await expect(pager(page)).toContainText(`Page ${pageNo} · ${next.data.length} orders`);
+      cursor = next.next_cursor;
     }
+    await expect(page.getByRole('button', { name: 'Next →' })).toBeDisabled();
+    await page.getByRole('button', { name: '← Previous' }).click();
+    await expect(pager(page)).toContainText(`Page ${pageNo - 1} ·`);
+
+    // Filter by market: back to page 1 of that market's orders, and only that market's.
+    const market = first.data[0]!.market;
+    const ofMarket = await orders(service, { market });
+    await page.getByLabel('Filter orders by market (condition id)').fill(market);
+    await expect(pager(page)).toContainText(`Page 1 · ${ofMarket.data.length} orders`);
+    const marketCell = '[data-testid="order-row"] td:first-child span';
+    await expect(page.locator(marketCell)).toHaveCount(ofMarket.data.length);
+    await expect(page.locator(`${marketCell}:not([title="${market}"])`)).toHaveCount(0);
+    // And by asset.
+    const asset = ofMarket.data[0]!.assetId;
+    const ofAsset = await orders(service, { market, asset_id: asset });
+    await page.getByLabel('Filter orders by asset (token id)').fill(asset);
+    await expect(pager(page)).toContainText(`Page 1 · ${ofAsset.data.length} orders`);
+    await page.getByLabel('Filter orders by market (condition id)').fill('');
+    await page.getByLabel('Filter orders by asset (token id)').fill('');
+
+    // Clearing the credentials brings the empty state back.
+    await page.getByRole('button', { name: 'API credentials…' }).click();
+    const dialog = page.locator('dialog[open]');
+    await expect(dialog.getByTestId('credentials-status')).toContainText(CREDS.address);
+    await expect(dialog.getByText(CREDS.secret), 'the secret is never shown').toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Clear credentials' }).click();
+    await expect(page.getByTestId('orders-no-credentials')).toBeVisible();
   });
 
-  it('leads from the empty orders view to the credentials dialog, then lists, filters and pages orders', async () => {
-    const { page } = browser;
-    try {
-      await showTab(page, 'Orders');
-      await page.waitForSelector('[data-testid="orders-no-credentials"]');
-      await page.getByRole('button', { name: 'Set API credentials…' }).click();
-      await fillCredentials(page, CREDS);
-
-      const first = await orders();
-      assert.ok(first.data.length > 0 && first.next_cursor !== '', 'the fake account has more than one page of orders');
-      await page.waitForSelector('.view[aria-label="Orders"][data-state="ready"]');
-      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="order-row"]').length === n, first.data.length);
-
-      // Cursor paging to the last page and back.
-      let cursor = first.next_cursor;
-      let pageNo = 1;
-      while (cursor !== '') {
-        const next = await orders({ next_cursor: cursor });
-        await page.getByRole('button', { name: 'Next →' }).click();
-        pageNo++;
-        await page.waitForSelector(`.pager >> text=Page ${pageNo} · ${next.data.length} orders`);
-        cursor = next.next_cursor;
-      }
-      assert.ok(await page.getByRole('button', { name: 'Next →' }).isDisabled());
-      await page.getByRole('button', { name: '← Previous' }).click();
-      await page.waitForSelector(`.pager >> text=Page ${pageNo - 1} ·`);
-
-      // Filter by market: back to page 1 of that market's orders.
-      const market = first.data[0]!.market;
-      const ofMarket = await orders({ market });
-      await page.getByLabel('Filter orders by market (condition id)').fill(market);
-      await page.waitForSelector(`.pager >> text=Page 1 · ${ofMarket.data.length} orders`);
-      const titles = await page.locator('[data-testid="order-row"] td:first-child span').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
-      assert.deepEqual([...new Set(titles)], [market]);
-      // And by asset.
-      const asset = ofMarket.data[0]!.assetId;
-      const ofAsset = await orders({ market, asset_id: asset });
-      await page.getByLabel('Filter orders by asset (token id)').fill(asset);
-      await page.waitForSelector(`.pager >> text=Page 1 · ${ofAsset.data.length} orders`);
-      await page.getByLabel('Filter orders by market (condition id)').fill('');
-      await page.getByLabel('Filter orders by asset (token id)').fill('');
-
-      // Clearing the credentials brings the empty state back.
-      await page.getByRole('button', { name: 'API credentials…' }).click();
-      await page.waitForSelector(`[data-testid="credentials-status"] >> text=${CREDS.address}`);
-      assert.equal(await page.locator('dialog[open]').getByText(CREDS.secret).count(), 0, 'the secret is never shown');
-      await page.getByRole('button', { name: 'Clear credentials' }).click();
-      await page.waitForSelector('[data-testid="orders-no-credentials"]');
-    } catch (e) {
-      await saveFailureScreenshot(page, 'bridge-orders');
-      throw e;
-    }
-  });
-
-  it('shows the service error body for bad credentials, as HTTP would', async () => {
-    const { page } = browser;
-    try {
-      await page.getByRole('button', { name: 'Set API credentials…' }).click();
-      const dialog = page.locator('dialog[open]');
-      await dialog.getByLabel('API key').fill(CREDS.apiKey);
-      await dialog.getByLabel('Secret').fill(CREDS.secret);
-      await dialog.getByLabel('Passphrase').fill(CREDS.passphrase);
-      await dialog.getByLabel('Wallet address').fill('0x1234');
-      await dialog.getByRole('button', { name: 'Save' }).click();
-      await dialog.locator('.form-error[role="alert"]').waitFor();
-      await page.getByRole('button', { name: 'Cancel' }).click();
-      await page.waitForSelector('dialog[open]', { state: 'detached' });
-    } catch (e) {
-      await saveFailureScreenshot(page, 'bridge-bad-credentials');
-      throw e;
-    }
+  test('shows the service error body for bad credentials, as HTTP would', async ({ app: page }) => {
+    await showTab(page, 'Orders');
+    await page.getByRole('button', { name: 'Set API credentials…' }).click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.getByLabel('API key').fill(CREDS.apiKey);
+    await dialog.getByLabel('Secret').fill(CREDS.secret);
+    await dialog.getByLabel('Passphrase').fill(CREDS.passphrase);
+    await dialog.getByLabel('Wallet address').fill('0x1234');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.locator('.form-error[role="alert"]')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
   });
 });

@@ -24,7 +24,7 @@ const CREDS = {
   apiKey: '7c1f0e5a-3b1d-4c8e-9a51-2f6b8d0e4a11',
   secret: Buffer.from('marketdesk-screenshot-secret-012').toString('base64url'),
   passphrase: 'screenshots',
-  address: '0x' + 'a1'.repeat(20),
+  address: `0x${'a1'.repeat(20)}`,
 };
 
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true }).click();

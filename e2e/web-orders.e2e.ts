@@ -6,181 +6,207 @@
  * and page the account's orders; other credentials get the service's 401 and say so.
  * Expectations come from the service's own clob face (signed here with src/auth/l2.ts).
  */
-import assert from 'node:assert/strict';
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { l2Headers } from '../src/auth/l2.ts';
-import type { OrdersPage } from '../src/contract/index.ts';
-import { loadFixtureCatalog, startFakeUpstream, type FakeUpstream } from '../src/fake-upstream/index.ts';
-import { FIXTURES, launchBrowser, openApp, saveFailureScreenshot, startServeCli, tempDir, type Browser, type ServeCli } from './support/env.ts';
-import { fillCredentials, showTab, type Creds } from './support/journeys.ts';
+import type { Page } from '@playwright/test';
+import { openApp, type ServeCli, startServeCli } from './support/env.ts';
+import { expect, test as base } from './support/fixtures.ts';
+import { type Creds, fillCredentials, type OrdersOracle, orderPages, ordersOracle, pager, showTab } from './support/journeys.ts';
 
 /** The fake CLOB's account; the service is started with the same file. */
 const CREDS: Creds = {
   apiKey: '5d0c1b7e-2f4a-4b8e-9c3d-6a1e0f2b7c58',
   secret: Buffer.from('marketdesk-web-orders-e2e-secret').toString('base64url'),
   passphrase: 'web-orders-passphrase',
-  address: '0x' + 'b2'.repeat(20),
+  address: `0x${'b2'.repeat(20)}`,
 };
 /** Same key, passphrase and address, another secret: only the signature is wrong. */
 const WRONG: Creds = { ...CREDS, secret: Buffer.from('not-the-secret-the-service-holds').toString('base64url') };
 
 const SESSION_KEY = 'marketdesk.l2-credentials';
-const ORDERS_VIEW = '.view[aria-label="Orders"]';
 
-describe('web mode: orders signed by the page (serve --credentials FILE)', () => {
-  let fake: FakeUpstream;
-  let serve: ServeCli;
-  let browser: Browser;
-  const data = tempDir('marketdesk-e2e-web-orders-');
+interface SentRequest {
+  url: string;
+  headers: Record<string, string>;
+}
+
+const test = base.extend<{
+  /** `serve --credentials FILE` against the fake upstream; must exit 0 on SIGTERM. */
+  serve: ServeCli;
   /** Every request the page sent for orders, with its headers. */
-  const ordersRequests: { url: string; headers: Record<string, string> }[] = [];
-
+  ordersRequests: SentRequest[];
   /** The service's own answer on its clob face, signed here with the service's l2.ts. */
-  const oracle = async (query = ''): Promise<OrdersPage> => {
-    const res = await fetch(`${serve.clobUrl}/data/orders${query}`, { headers: l2Headers(CREDS, { method: 'GET', path: '/data/orders' }) });
-    assert.equal(res.status, 200, await res.clone().text());
-    return (await res.json()) as OrdersPage;
-  };
-
-  const test = (name: string, body: () => Promise<void>) =>
-    it(name, async () => {
-      try {
-        await body();
-      } catch (e) {
-        await saveFailureScreenshot(browser?.page, `web-orders-${name}`);
-        throw e;
-      }
-    });
-
-  const enterCredentials = (c: Creds) => fillCredentials(browser.page, c);
-
-  beforeAll(async () => {
-    fake = await startFakeUpstream({ catalog: await loadFixtureCatalog(FIXTURES), clob: { credentials: CREDS } });
-    const file = path.join(data.dir, 'credentials.json');
+  oracle: OrdersOracle;
+}>({
+  serve: async ({ fake, dataDir }, use) => {
+    const file = path.join(dataDir, 'credentials.json');
     writeFileSync(file, JSON.stringify(CREDS));
     chmodSync(file, 0o600);
-    serve = await startServeCli([
-      '--data-dir', path.join(data.dir, 'data'), '--gamma-url', fake.url, '--clob-url', fake.url, '--data-url', fake.url, '--credentials', file,
+    const serve = await startServeCli([
+      '--data-dir',
+      path.join(dataDir, 'data'),
+      '--gamma-url',
+      fake.url,
+      '--clob-url',
+      fake.url,
+      '--data-url',
+      fake.url,
+      '--credentials',
+      file,
     ]);
-    browser = await launchBrowser();
-    browser.page.setDefaultTimeout(120_000);
-    browser.page.on('request', (req: Request) => {
-      if (new URL(req.url()).pathname === '/data/orders') ordersRequests.push({ url: req.url(), headers: req.headers() });
+    await use(serve);
+    const code = await serve.stop();
+    expect(code, `serve exits 0 on SIGTERM:\n${serve.output().slice(-2000)}`).toBe(0);
+  },
+  ordersRequests: async ({ page }, use) => {
+    const sent: SentRequest[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/data/orders') sent.push({ url: req.url(), headers: req.headers() });
     });
-    await openApp(browser.page, serve.baseUrl);
-  });
+    await use(sent);
+  },
+  oracle: async ({ serve }, use) => {
+    await use(ordersOracle(serve.clobUrl, CREDS));
+  },
+  // This app is the serve command's, not the in-process service's; requests are recorded from the first.
+  app: async ({ serve, page, ordersRequests: _ }, use) => {
+    await openApp(page, serve.baseUrl);
+    await use(page);
+  },
+});
 
-  afterAll(async () => {
-    await browser?.close();
-    const code = await serve?.stop();
-    await fake?.close();
-    data.cleanup();
-    assert.equal(code, 0, `serve exits 0 on SIGTERM:\n${serve?.output().slice(-2000)}`);
-  });
+// The fake upstream's CLOB serves this account's orders.
+test.use({ clob: { credentials: CREDS } });
 
-  test('without credentials, shows the empty state, sends nothing, and leads to the dialog', async () => {
-    const { page } = browser;
+const ordersView = (page: Page, state: string) => page.locator(`.view[aria-label="Orders"][data-state="${state}"]`);
+
+/** The order rows show these markets, in this order, and nothing is loading. */
+async function rowsShow(page: Page, markets: string[]): Promise<void> {
+  const titles = () =>
+    page.locator('[data-testid="order-row"] td:first-child span').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+  await expect.poll(titles).toEqual(markets);
+  await expect(page.locator('table[aria-label="Live orders"]')).toHaveAttribute('data-busy', 'false');
+}
+
+const sessionCredentials = (page: Page) => page.evaluate((k) => sessionStorage.getItem(k), SESSION_KEY);
+
+test.describe('web mode: orders signed by the page (serve --credentials FILE)', () => {
+  test('without credentials, shows the empty state, sends nothing, and leads to the dialog', async ({ app: page, ordersRequests }) => {
     await showTab(page, 'Orders');
-    await page.waitForSelector(`${ORDERS_VIEW}[data-state="no-credentials"] [data-testid="orders-no-credentials"]`);
-    assert.equal(ordersRequests.length, 0, 'no orders request without credentials');
+    await expect(ordersView(page, 'no-credentials').getByTestId('orders-no-credentials')).toBeVisible();
+    expect(ordersRequests, 'no orders request without credentials').toHaveLength(0);
     await page.getByRole('button', { name: 'Set API credentials…' }).click();
     const dialog = page.locator('dialog[open]');
-    await dialog.getByText('No credentials set.').waitFor();
-    await dialog.getByText('never sent').waitFor();
+    await expect(dialog.getByText('No credentials set.')).toBeVisible();
+    await expect(dialog.getByText('never sent')).toBeVisible();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await page.waitForSelector('dialog[open]', { state: 'detached' });
-    await page.waitForSelector(`${ORDERS_VIEW}[data-state="no-credentials"]`);
+    await expect(dialog).toHaveCount(0);
+    await expect(ordersView(page, 'no-credentials')).toBeVisible();
+    expect(ordersRequests, 'no orders request without credentials').toHaveLength(0);
   });
 
-  test('other credentials: the service refuses them and the view says they are not the service\'s, with re-enter and clear', async () => {
-    const { page } = browser;
+  test("other credentials: the service refuses them and the view says they are not the service's, with re-enter and clear", async ({
+    app: page,
+    ordersRequests,
+  }) => {
+    await showTab(page, 'Orders');
     await page.getByRole('button', { name: 'Set API credentials…' }).click();
-    await enterCredentials(WRONG);
-    const rejected = page.locator(`${ORDERS_VIEW}[data-state="credentials-rejected"] [data-testid="orders-credentials-rejected"]`);
-    await rejected.waitFor();
-    await rejected.getByText('These credentials are not the ones the service was started with').waitFor();
+    await fillCredentials(page, WRONG);
+    const rejected = ordersView(page, 'credentials-rejected').getByTestId('orders-credentials-rejected');
+    await expect(rejected).toBeVisible();
+    await expect(rejected.getByText('These credentials are not the ones the service was started with')).toBeVisible();
     // The page signed the request (the service, not the page, refused it) and never sent the secret.
-    assert.ok(ordersRequests.length > 0);
+    expect(ordersRequests.length).toBeGreaterThan(0);
     for (const r of ordersRequests) {
-      assert.equal(r.headers['poly_api_key'], WRONG.apiKey);
-      assert.equal(r.headers['poly_address'], WRONG.address);
-      assert.match(r.headers['poly_signature'] ?? '', /^[A-Za-z0-9_-]{43}=$/);
-      assert.ok(!r.url.includes(WRONG.secret) && !Object.values(r.headers).some((v) => v.includes(WRONG.secret)), 'the secret is never sent');
+      expect(r.headers['poly_api_key']).toBe(WRONG.apiKey);
+      expect(r.headers['poly_address']).toBe(WRONG.address);
+      expect(r.headers['poly_signature'] ?? '').toMatch(/^[A-Za-z0-9_-]{43}=$/);
+      expect(r.url, 'the secret is never sent').not.toContain(WRONG.secret);
+      for (const v of Object.values(r.headers)) expect(v, 'the secret is never sent').not.toContain(WRONG.secret);
     }
     // Clear: back to the empty state, nothing kept.
     await rejected.getByRole('button', { name: 'Clear credentials' }).click();
-    await page.waitForSelector(`${ORDERS_VIEW}[data-state="no-credentials"]`);
-    assert.equal(await page.evaluate((k) => sessionStorage.getItem(k), SESSION_KEY), null);
+    await expect(ordersView(page, 'no-credentials')).toBeVisible();
+    await expect.poll(() => sessionCredentials(page)).toBeNull();
     // Wrong again, then re-entered from the message: the right ones list orders.
     await page.getByRole('button', { name: 'Set API credentials…' }).click();
-    await enterCredentials(WRONG);
-    await rejected.waitFor();
+    await fillCredentials(page, WRONG);
+    await expect(rejected).toBeVisible();
     await rejected.getByRole('button', { name: 'Re-enter credentials…' }).click();
-    await enterCredentials(CREDS);
-    await page.waitForSelector(`${ORDERS_VIEW}[data-state="ready"]`);
+    await fillCredentials(page, CREDS);
+    await expect(ordersView(page, 'ready')).toBeVisible();
     await page.getByRole('button', { name: 'API credentials…', exact: true }).click();
-    await page.locator('dialog[open]').getByRole('button', { name: 'Clear credentials' }).click();
-    await page.waitForSelector('dialog[open]', { state: 'detached' });
-    await page.waitForSelector(`${ORDERS_VIEW}[data-state="no-credentials"]`);
+    const dialog = page.locator('dialog[open]');
+    await dialog.getByRole('button', { name: 'Clear credentials' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(ordersView(page, 'no-credentials')).toBeVisible();
   });
 
-  test('the service\'s credentials list the orders, page through them, filter, survive a reload, and clear', async () => {
-    const { page } = browser;
+  test("the service's credentials list the orders, page through them, filter, survive a reload, and clear", async ({
+    app: page,
+    oracle,
+  }) => {
     // The service's answers, page by page (275 orders: 100, 100, 75).
-    const pages: OrdersPage[] = [await oracle()];
-    while (pages[pages.length - 1]!.next_cursor !== '') pages.push(await oracle(`?next_cursor=${encodeURIComponent(pages[pages.length - 1]!.next_cursor)}`));
-    assert.ok(pages.length > 1, 'the fake account has more than one page of orders');
+    const pages = await orderPages(oracle);
+    expect(pages.length, 'the fake account has more than one page of orders').toBeGreaterThan(1);
 
+    await showTab(page, 'Orders');
     await page.getByRole('button', { name: 'Set API credentials…' }).click();
-    await enterCredentials(CREDS);
-    await page.waitForSelector(`${ORDERS_VIEW}[data-state="ready"]`);
-    await page.waitForSelector(`.toolbar >> text=Account ${CREDS.address.slice(0, 6)}…${CREDS.address.slice(-4)}`);
-    // The rows of a page, in the service's order (while the next page loads, the last one stays up).
-    const rowsShow = (markets: string[]) =>
-      page.waitForFunction((want) => {
-        if (document.querySelector('table[aria-label="Live orders"]')?.getAttribute('data-busy') !== 'false') return false;
-        const got = [...document.querySelectorAll('[data-testid="order-row"] td:first-child span')].map((e) => e.getAttribute('title'));
-        return got.length === want.length && got.every((m, i) => m === want[i]);
-      }, markets);
+    await fillCredentials(page, CREDS);
+    await expect(ordersView(page, 'ready')).toBeVisible();
+    await expect(page.locator('.toolbar', { hasText: `Account ${CREDS.address.slice(0, 6)}…${CREDS.address.slice(-4)}` })).toBeVisible();
+    // The rows of each page, in the service's order (while the next page loads, the last one stays up).
     for (const [i, p] of pages.entries()) {
       if (i > 0) await page.getByRole('button', { name: 'Next →' }).click();
-      await page.waitForSelector(`.pager >> text=Page ${i + 1} · ${p.data.length} orders`);
-      await rowsShow(p.data.map((o) => o.market));
+      await expect(pager(page)).toContainText(`Page ${i + 1} · ${p.data.length} orders`);
+      await rowsShow(
+        page,
+        p.data.map((o) => o.market),
+      );
     }
-    assert.ok(await page.getByRole('button', { name: 'Next →' }).isDisabled());
+    await expect(page.getByRole('button', { name: 'Next →' })).toBeDisabled();
     await page.getByRole('button', { name: '← Previous' }).click();
-    await page.waitForSelector(`.pager >> text=Page ${pages.length - 1} · ${pages[pages.length - 2]!.data.length} orders`);
+    await expect(pager(page)).toContainText(`Page ${pages.length - 1} · ${pages.at(-2)!.data.length} orders`);
 
     // A market filter goes back to its first page.
     const market = pages[0]!.data[0]!.market;
     const ofMarket = await oracle(`?market=${encodeURIComponent(market)}`);
-    await page.getByLabel('Filter orders by market (condition id)').fill(market);
-    await page.waitForSelector(`.pager >> text=Page 1 · ${ofMarket.data.length} orders`);
-    await rowsShow(ofMarket.data.map((o) => o.market));
-    await page.getByLabel('Filter orders by market (condition id)').fill('');
-    await rowsShow(pages[0]!.data.map((o) => o.market));
-    await page.waitForSelector(`.pager >> text=Page 1 · ${pages[0]!.data.length} orders`);
+    const marketFilter = page.getByLabel('Filter orders by market (condition id)');
+    await marketFilter.fill(market);
+    await expect(pager(page)).toContainText(`Page 1 · ${ofMarket.data.length} orders`);
+    await rowsShow(
+      page,
+      ofMarket.data.map((o) => o.market),
+    );
+    await marketFilter.fill('');
+    await rowsShow(
+      page,
+      pages[0]!.data.map((o) => o.market),
+    );
+    await expect(pager(page)).toContainText(`Page 1 · ${pages[0]!.data.length} orders`);
 
     // Kept in this tab's sessionStorage only, never in localStorage.
-    const stored = await page.evaluate((k) => ({ session: sessionStorage.getItem(k), local: JSON.stringify({ ...localStorage }) }), SESSION_KEY);
-    assert.deepEqual(JSON.parse(stored.session ?? 'null'), CREDS);
-    assert.ok(!stored.local.includes(CREDS.secret) && !stored.local.includes(CREDS.passphrase), 'nothing of the credentials in localStorage');
+    expect(JSON.parse((await sessionCredentials(page)) ?? 'null')).toEqual(CREDS);
+    const local = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(local, 'nothing of the credentials in localStorage').not.toContain(CREDS.secret);
+    expect(local, 'nothing of the credentials in localStorage').not.toContain(CREDS.passphrase);
     await page.reload();
-    await page.waitForSelector('[data-ready="true"]');
-    await page.waitForSelector(`${ORDERS_VIEW}[data-state="ready"]`);
-    await page.waitForSelector(`.pager >> text=Page 1 · ${pages[0]!.data.length} orders`);
-    await rowsShow(pages[0]!.data.map((o) => o.market));
+    await expect(page.locator('[data-ready="true"]')).toBeAttached();
+    await expect(ordersView(page, 'ready')).toBeVisible();
+    await expect(pager(page)).toContainText(`Page 1 · ${pages[0]!.data.length} orders`);
+    await rowsShow(
+      page,
+      pages[0]!.data.map((o) => o.market),
+    );
 
     // Cleared in the dialog: the empty state again, and the tab holds nothing.
     await page.getByRole('button', { name: 'API credentials…', exact: true }).click();
-    await page.waitForSelector(`dialog[open] [data-testid="credentials-status"] >> text=${CREDS.address}`);
-    assert.equal(await page.locator('dialog[open] input[name="secret"]').inputValue(), '', 'the secret is never shown back');
-    await page.locator('dialog[open]').getByRole('button', { name: 'Clear credentials' }).click();
-    await page.waitForSelector(`${ORDERS_VIEW}[data-state="no-credentials"]`);
-    assert.equal(await page.evaluate((k) => sessionStorage.getItem(k), SESSION_KEY), null);
-    assert.equal(await page.locator('[data-testid="order-row"]').count(), 0);
+    const dialog = page.locator('dialog[open]');
+    await expect(dialog.getByTestId('credentials-status')).toContainText(CREDS.address);
+    await expect(dialog.locator('input[name="secret"]'), 'the secret is never shown back').toHaveValue('');
+    await dialog.getByRole('button', { name: 'Clear credentials' }).click();
+    await expect(ordersView(page, 'no-credentials')).toBeVisible();
+    await expect.poll(() => sessionCredentials(page)).toBeNull();
+    await expect(page.getByTestId('order-row')).toHaveCount(0);
   });
 });

@@ -1,22 +1,32 @@
 /**
  * e2e plumbing: a fake upstream and the real service (in this process, so a test can drive
- * sync and stop the upstream; or the real `serve` command in its own process), Debian's
- * Chromium through playwright-core with a fresh profile, and waits on app state (never on time).
+ * sync and stop the upstream; or the real `serve` command in its own process), and the web UI
+ * opened in a page. The Playwright tests get these through fixtures.ts; the tsx scripts
+ * (e2e/screenshots.ts, bench/) call them directly, with launchBrowser for a browser.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { expect } from '@playwright/test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createSyntheticCatalog, loadFixtureCatalog, startFakeUpstream, type FakeUpstream } from '../../src/fake-upstream/index.ts';
+import {
+  createSyntheticCatalog,
+  FIXTURES_DIR,
+  type FakeUpstream,
+  type FakeUpstreamOptions,
+  loadFixtureCatalog,
+  startFakeUpstream,
+} from '../../src/fake-upstream/index.ts';
 import { startService, type Service, type ServiceOptions } from '../../src/service/service.ts';
+import { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_CONTEXT } from './chromium.ts';
+import { CLI_ENTRY } from '../../src/testing/built-cli.ts';
 
+export { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const FIXTURES = path.join(ROOT, '../shared/fixtures/gamma');
-export const CHROMIUM = process.env['MARKETDESK_CHROMIUM'] ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-export const FAILURE_DIR = path.join(ROOT, 'test-results');
+export const FIXTURES = FIXTURES_DIR;
 
 export function tempDir(prefix: string): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -25,9 +35,10 @@ export function tempDir(prefix: string): { dir: string; cleanup: () => void } {
 
 export type Catalog = { fixtures: true } | { synthetic: number };
 
-export async function startFake(catalog: Catalog): Promise<FakeUpstream> {
+/** A fake upstream on a free port; `extra` adds e.g. a CLOB account (`clob`). */
+export async function startFake(catalog: Catalog, extra: Omit<FakeUpstreamOptions, 'catalog'> = {}): Promise<FakeUpstream> {
   const c = 'fixtures' in catalog ? await loadFixtureCatalog(FIXTURES) : createSyntheticCatalog({ markets: catalog.synthetic, seed: 1 });
-  return startFakeUpstream({ catalog: c });
+  return startFakeUpstream({ catalog: c, ...extra });
 }
 
 /** The service on ephemeral ports with its own data dir, synced once before the UI opens. */
@@ -57,14 +68,24 @@ export interface ServeCli {
 }
 
 /**
- * `npm run serve` as a user runs it: `src/cli.ts serve` in its own Node process, on free ports
- * (`--base-port 0 --clob-port 0`), resolved once it prints its URLs.
+ * The `serve` command line, and nothing else: the built `out/main/cli.js serve` in its own Node process, on
+ * free ports (`--base-port 0 --clob-port 0`), with `args` appended.
  */
+function spawnServeProcess(args: string[]): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(
+    process.execPath,
+    // Built JavaScript, as `npm run serve` runs it (test:e2e builds out/ first if it is stale).
+    [CLI_ENTRY, 'serve', '--base-port', '0', '--clob-port', '0', ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
+
+/** `npm run serve` as a user runs it (spawnServeProcess), resolved once it prints its URLs. */
 export async function startServeCli(args: string[]): Promise<ServeCli> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'serve', '--base-port', '0', '--clob-port', '0', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnServeProcess(args);
   let out = '';
   let onOutput = () => {};
   const read = (d: Buffer) => {
@@ -110,17 +131,19 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Chromium with a fresh user-data dir (so localStorage starts empty). */
+/**
+ * For the tsx scripts (screenshots, bench): Chromium with a fresh user-data dir, so
+ * localStorage starts empty. The tests get theirs from playwright.config.ts instead.
+ */
 export async function launchBrowser(opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Browser> {
   const profile = tempDir('marketdesk-chromium-');
   const context = await chromium.launchPersistentContext(profile.dir, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
-    viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
-    colorScheme: opts.colorScheme ?? 'light',
-    locale: 'en-US',
-    timezoneId: 'UTC',
+    ...CHROMIUM_CONTEXT,
+    viewport: { width: opts.width ?? CHROMIUM_CONTEXT.viewport.width, height: opts.height ?? CHROMIUM_CONTEXT.viewport.height },
+    colorScheme: opts.colorScheme ?? CHROMIUM_CONTEXT.colorScheme,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
@@ -133,19 +156,13 @@ export async function launchBrowser(opts: { width?: number; height?: number; col
   };
 }
 
-/** Opens the web UI and waits for the app-ready marker and a settled markets grid. */
+/** Opens the web UI and waits for the app-ready marker. */
 export async function openApp(page: Page, baseUrl: string): Promise<void> {
   await page.goto(`${baseUrl}/app/`);
-  await page.waitForSelector('[data-ready="true"]');
+  await expect(page.locator('[data-ready="true"]')).toBeAttached();
 }
 
 /** Waits until the grid has rows (or is settled empty) and no block is loading. */
 export async function gridSettled(page: Page): Promise<void> {
-  await page.waitForSelector('.grid[data-state="ready"][data-busy="false"], .grid[data-state="empty"][data-busy="false"]');
-}
-
-export async function saveFailureScreenshot(page: Page | undefined, name: string): Promise<void> {
-  if (!page || page.isClosed()) return;
-  mkdirSync(FAILURE_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(FAILURE_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`) }).catch(() => {});
+  await expect(page.locator('.grid[data-state="ready"][data-busy="false"], .grid[data-state="empty"][data-busy="false"]')).toBeVisible();
 }

@@ -1,16 +1,18 @@
 /**
  * User journeys through the UI, shared by web mode and Electron mode. Every expectation is
- * computed from the service's own HTTP answers (the oracle), and every wait is on page state.
+ * computed from the service's own HTTP answers (the oracle), and every check is a web-first
+ * assertion: it waits for the page to get there, never for a fixed time.
  */
-import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { l2Headers } from '../../src/auth/l2.ts';
+import type { OrdersPage } from '../../src/contract/index.ts';
 
 type Json = Record<string, unknown>;
 /** GET a path on the service's base face. */
 export type Oracle = <T = unknown>(path: string) => Promise<T>;
 
 export function httpOracle(baseUrl: string): Oracle {
-  return async <T,>(path: string) => {
+  return async <T>(path: string) => {
     const res = await fetch(`${baseUrl}${path}`);
     if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
@@ -21,54 +23,54 @@ const label = (m: Json) => String(m['question'] ?? m['slug'] ?? m['id']);
 const eventLabel = (e: Json) => String(e['title'] ?? e['slug'] ?? e['id']);
 
 export async function showTab(page: Page, name: string): Promise<void> {
-  await page.getByRole('tab', { name, exact: true }).first().click();
-  await page.waitForSelector(`[role="tab"][aria-selected="true"]:text-is("${name}")`);
+  const tab = page.getByRole('tab', { name, exact: true }).first();
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
 }
 
-/** Waits until the grid's first rows show exactly `expected` (or the empty state for []). */
+/** The first cell of the grid row at `index` (rows are recycled, so DOM order is not row order). */
+export function gridCell(page: Page, index: number, rowTestId = 'market-row'): Locator {
+  return page.locator(`[data-testid="${rowTestId}"][data-index="${index}"] [role="gridcell"]`).first();
+}
+
+/** Waits until the grid's first rows show exactly `expected` (or the empty state for []) and nothing loads. */
 export async function gridShows(page: Page, expected: string[], rowTestId = 'market-row'): Promise<void> {
   if (expected.length === 0) {
-    await page.waitForSelector('.grid[data-state="empty"][data-busy="false"]');
+    await expect(page.locator('.grid[data-state="empty"][data-busy="false"]')).toBeVisible();
     return;
   }
-  const want = expected.slice(0, 5);
-  await page.waitForFunction(
-    ({ want, rowTestId }) => {
-      const grid = document.querySelector('.grid');
-      if (!grid || grid.getAttribute('data-busy') !== 'false') return false;
-      return want.every((text, i) => {
-        const cell = document.querySelector(`[data-testid="${rowTestId}"][data-index="${i}"] [role="gridcell"]`);
-        return cell?.textContent === text;
-      });
-    },
-    { want, rowTestId },
-  );
+  for (const [i, text] of expected.slice(0, 5).entries()) await expect(gridCell(page, i, rowTestId)).toHaveText(text);
+  await expect(page.locator('.grid')).toHaveAttribute('data-busy', 'false');
 }
 
-function header(page: Page, name: string) {
+function header(page: Page, name: string): Locator {
   return page.locator('[role="columnheader"]', { has: page.locator(`.th-label:text-is("${name}")`) });
 }
+
+const detailTitle = (page: Page) => page.getByTestId('detail-title');
 
 export async function browseAndSort(page: Page, api: Oracle): Promise<void> {
   await showTab(page, 'Markets');
   const desc = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=false');
   const asc = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=true');
   await gridShows(page, desc.map(label));
-  assert.equal(await header(page, 'Volume').getAttribute('aria-sort'), 'descending');
+  const volume = header(page, 'Volume');
+  await expect(volume).toHaveAttribute('aria-sort', 'descending');
 
-  await header(page, 'Volume').locator('button').click();
-  await page.waitForSelector('[role="columnheader"][aria-sort="ascending"]');
+  await volume.locator('button').click();
+  await expect(volume).toHaveAttribute('aria-sort', 'ascending');
   await gridShows(page, asc.map(label));
 
-  await header(page, 'Volume').locator('button').click();
-  await page.waitForSelector('[role="columnheader"][aria-sort="descending"]');
+  await volume.locator('button').click();
+  await expect(volume).toHaveAttribute('aria-sort', 'descending');
   await gridShows(page, desc.map(label));
 
   // Another column: first click on a text column sorts ascending.
   const byQuestion = await api<Json[]>('/markets?limit=5&closed=false&order=question&ascending=true');
   await header(page, 'Market').locator('button').click();
+  await expect(header(page, 'Market')).toHaveAttribute('aria-sort', 'ascending');
   await gridShows(page, byQuestion.map(label));
-  await header(page, 'Volume').locator('button').click();
+  await volume.locator('button').click();
   await gridShows(page, desc.map(label));
 }
 
@@ -88,9 +90,9 @@ export async function filterByTagAndStatus(page: Page, api: Oracle): Promise<voi
   const tag = await pickTag(api);
   await page.getByLabel('Tag filter').selectOption(tag.id);
   await gridShows(page, tag.markets.map(label));
-  await page.waitForSelector(`[data-testid="row-count"]:text-is("${tag.markets.length} markets")`);
+  await expect(page.getByTestId('row-count')).toHaveText(`${tag.markets.length} markets`);
   // Everything the service returned is in the grid, nothing more.
-  assert.equal(await page.locator('.grid').getAttribute('data-rows'), String(tag.markets.length));
+  await expect(page.locator('.grid')).toHaveAttribute('data-rows', String(tag.markets.length));
 
   // Closed: yes (within the tag), then any.
   const closed = await api<Json[]>(`/markets?limit=100&closed=true&tag_id=${tag.id}&order=volumeNum&ascending=false`);
@@ -113,15 +115,17 @@ export async function openDetail(page: Page, api: Oracle): Promise<void> {
   await showTab(page, 'Markets');
   const top = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=false');
   await gridShows(page, top.map(label));
+  const detail = page.getByTestId('detail');
 
   // Mouse: a click opens the detail; Esc closes it.
   await page.locator('[data-testid="market-row"][data-index="1"]').click();
-  await page.waitForSelector(`[data-testid="detail-title"]:text-is("${label(top[1]!)}")`);
+  await expect(detailTitle(page)).toHaveText(label(top[1]!));
   const full = await api<Json>(`/markets/${String(top[1]!['id'])}`);
   const outcomes = JSON.parse(String(full['outcomes'] ?? '[]')) as string[];
-  for (const o of outcomes) await page.locator('[data-testid="detail"] table[aria-label="Outcomes"]').getByText(o, { exact: true }).first().waitFor();
+  const table = detail.locator('table[aria-label="Outcomes"]');
+  for (const o of outcomes) await expect(table.getByText(o, { exact: true }).first()).toBeVisible();
   await page.keyboard.press('Escape');
-  await page.waitForSelector('[data-testid="detail"]', { state: 'detached' });
+  await expect(detail).toHaveCount(0);
 
   // Keyboard: arrows move, Enter opens, the panel follows the arrows, Esc closes.
   const grid = page.getByRole('grid', { name: 'Markets' });
@@ -130,20 +134,21 @@ export async function openDetail(page: Page, api: Oracle): Promise<void> {
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-  await page.waitForSelector(`[data-testid="detail-title"]:text-is("${label(top[2]!)}")`);
+  await expect(detailTitle(page)).toHaveText(label(top[2]!));
   await page.keyboard.press('ArrowDown');
-  await page.waitForSelector(`[data-testid="detail-title"]:text-is("${label(top[3]!)}")`);
+  await expect(detailTitle(page)).toHaveText(label(top[3]!));
   await page.keyboard.press('Escape');
-  await page.waitForSelector('[data-testid="detail"]', { state: 'detached' });
+  await expect(detail).toHaveCount(0);
 
   // From the market to its event, and from the event to its markets in the grid.
   await page.locator('[data-testid="market-row"][data-index="0"]').click();
+  await expect(detailTitle(page)).toHaveText(label(top[0]!));
   const event = (top[0]!['events'] as Json[] | undefined)?.[0];
   if (event) {
-    await page.locator('[data-testid="detail"] .detail-event button').first().click();
-    await page.waitForSelector(`[data-testid="detail-title"]:text-is("${eventLabel(event)}")`);
+    await detail.locator('.detail-event button').first().click();
+    await expect(detailTitle(page)).toHaveText(eventLabel(event));
     await page.getByRole('button', { name: 'Show in markets grid' }).click();
-    await page.waitForSelector('[data-testid="event-filter"]');
+    await expect(page.getByTestId('event-filter')).toBeVisible();
     const ofEvent = await api<Json[]>(`/markets?limit=100&event_id=${String(event['id'])}&order=volumeNum&ascending=false`);
     await gridShows(page, ofEvent.map(label));
     await page.getByRole('button', { name: 'Clear event filter' }).click();
@@ -156,37 +161,37 @@ export async function eventsGrid(page: Page, api: Oracle): Promise<void> {
   const top = await api<Json[]>('/events?limit=5&closed=false&order=volume&ascending=false');
   await gridShows(page, top.map(eventLabel), 'event-row');
   await page.locator('[data-testid="event-row"][data-index="0"]').click();
-  await page.waitForSelector(`[data-testid="detail-title"]:text-is("${eventLabel(top[0]!)}")`);
+  await expect(detailTitle(page)).toHaveText(eventLabel(top[0]!));
   const full = await api<Json>(`/events/${String(top[0]!['id'])}`);
-  const n = (full['markets'] as unknown[]).length;
-  await page.waitForFunction((n) => document.querySelectorAll('[aria-label="Markets of this event"] > li > button').length === n, n);
+  await expect(page.locator('[aria-label="Markets of this event"] > li > button')).toHaveCount((full['markets'] as unknown[]).length);
   await page.keyboard.press('Escape');
 }
 
+/** The search view once it shows the service's answer for `term`. */
+const searchReady = (page: Page, term: string) => page.locator(`.search-view[data-state="ready"][data-query="${term}"]`);
+
 export async function searchAndOpen(page: Page, api: Oracle, term: string): Promise<void> {
   await page.keyboard.press('Control+K');
-  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Search markets, events and tags');
+  await expect(page.locator('[aria-label="Search markets, events and tags"]')).toBeFocused();
   await page.keyboard.type(term);
-  await page.waitForSelector(`.search-view[data-state="ready"][data-query="${term}"]`);
+  await expect(searchReady(page, term)).toBeVisible();
   const result = await api<{ events: Json[]; tags: Json[] }>(`/public-search?q=${encodeURIComponent(term)}&limit_per_type=10`);
-  assert.ok(result.events.length > 0, `the catalog has events matching ${term}`);
-  await page.waitForSelector(`[data-testid="search-event"]:text-is("${eventLabel(result.events[0]!)}")`);
-  const shown = await page.locator('[data-testid="search-event"]').allTextContents();
-  assert.deepEqual(shown.slice(0, result.events.length), result.events.map(eventLabel).slice(0, shown.length));
+  expect(result.events.length, `the catalog has events matching ${term}`).toBeGreaterThan(0);
+  await expect(page.getByTestId('search-event')).toHaveText(result.events.map(eventLabel));
 
   // An event opens in the events view.
-  await page.locator('[data-testid="search-event"]').first().click();
-  await page.waitForSelector('[role="tab"][aria-selected="true"]:text-is("Events")');
-  await page.waitForSelector(`[data-testid="detail-title"]:text-is("${eventLabel(result.events[0]!)}")`);
+  await page.getByTestId('search-event').first().click();
+  await expect(page.getByRole('tab', { name: 'Events', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(detailTitle(page)).toHaveText(eventLabel(result.events[0]!));
   await page.keyboard.press('Escape');
 
   // A tag filters the grids.
   if (result.tags.length > 0) {
     await showTab(page, 'Search');
     const tag = result.tags[0]!;
-    await page.locator('[data-testid="search-tag"]').first().click();
-    await page.waitForSelector('[role="tab"][aria-selected="true"]:text-is("Markets")');
-    assert.equal(await page.getByLabel('Tag filter').inputValue(), String(tag['id']));
+    await page.getByTestId('search-tag').first().click();
+    await expect(page.getByRole('tab', { name: 'Markets', exact: true })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByLabel('Tag filter')).toHaveValue(String(tag['id']));
     const tagged = await api<Json[]>(`/markets?limit=5&closed=false&tag_id=${String(tag['id'])}&order=volumeNum&ascending=false`);
     await gridShows(page, tagged.map(label));
     await page.getByRole('button', { name: 'Reset filters' }).click();
@@ -195,12 +200,15 @@ export async function searchAndOpen(page: Page, api: Oracle, term: string): Prom
 
 export async function leaderboard(page: Page, api: Oracle): Promise<void> {
   await showTab(page, 'Leaderboard');
-  const first = (q: string) => api<Json[]>(`/v1/leaderboard?${q}`);
   const check = async (category: string, period: string, order: string, offset: number) => {
-    await page.waitForSelector(`.view[aria-label="Leaderboard"][data-state="ready"][data-params="${category}/${period}/${order}/${offset}"]`);
-    const rows = await first(`category=${category}&timePeriod=${period}&orderBy=${order}&limit=25&offset=${offset}`);
-    const wallets = await page.locator('[data-testid="leader-row"] .trader-name').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
-    assert.deepEqual(wallets, rows.map((r) => String(r['proxyWallet'])));
+    await expect(
+      page.locator(`.view[aria-label="Leaderboard"][data-state="ready"][data-params="${category}/${period}/${order}/${offset}"]`),
+    ).toBeVisible();
+    const rows = await api<Json[]>(`/v1/leaderboard?category=${category}&timePeriod=${period}&orderBy=${order}&limit=25&offset=${offset}`);
+    // The wallet is each row's title (the name shown may be a pseudonym).
+    const wallets = () =>
+      page.locator('[data-testid="leader-row"] .trader-name').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+    await expect.poll(wallets).toEqual(rows.map((r) => String(r['proxyWallet'])));
   };
   await check('OVERALL', 'DAY', 'PNL', 0);
   await page.getByRole('tab', { name: 'Politics' }).click();
@@ -219,18 +227,18 @@ export async function leaderboard(page: Page, api: Oracle): Promise<void> {
 export async function offline(page: Page, api: Oracle, goOffline: () => Promise<void>): Promise<void> {
   await showTab(page, 'Markets');
   await goOffline();
-  await page.waitForSelector('[data-testid="offline-banner"]');
-  await page.waitForSelector('[data-testid="online-indicator"]:text-is("Offline")');
+  await expect(page.getByTestId('offline-banner')).toBeVisible();
+  await expect(page.getByTestId('online-indicator')).toHaveText('Offline');
   const asc = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=true');
   await header(page, 'Volume').locator('button').click();
   await gridShows(page, asc.map(label));
   await page.locator('[data-testid="market-row"][data-index="0"]').click();
-  await page.waitForSelector(`[data-testid="detail-title"]:text-is("${label(asc[0]!)}")`);
+  await expect(detailTitle(page)).toHaveText(label(asc[0]!));
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+K');
   await page.keyboard.type('election');
-  await page.waitForSelector('.search-view[data-state="ready"][data-query="election"]');
-  await page.waitForSelector('[data-testid="offline-banner"]');
+  await expect(searchReady(page, 'election')).toBeVisible();
+  await expect(page.getByTestId('offline-banner')).toBeVisible();
 }
 
 export interface Creds {
@@ -248,32 +256,61 @@ export async function fillCredentials(page: Page, creds: Creds): Promise<void> {
   await dialog.getByLabel('Passphrase').fill(creds.passphrase);
   await dialog.getByLabel('Wallet address').fill(creds.address);
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await page.waitForSelector('dialog[open]', { state: 'detached' });
+  await expect(dialog).toHaveCount(0);
 }
 
-/** Desktop: the empty orders view leads to the credentials dialog; once set, orders list and page. */
-export async function ordersWithCredentials(page: Page, creds: Creds, pageSizes: number[]): Promise<void> {
+/** The service's own `GET /data/orders` (a query string, or '' for the first page). */
+export type OrdersOracle = (query?: string) => Promise<OrdersPage>;
+
+/** Asks the service at `url` (either face) for the account's orders, signed with `creds` by the service's l2.ts. */
+export function ordersOracle(url: string, creds: Creds): OrdersOracle {
+  return async (query = '') => {
+    const res = await fetch(`${url}/data/orders${query}`, { headers: l2Headers(creds, { method: 'GET', path: '/data/orders' }) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as OrdersPage;
+  };
+}
+
+/** Every page of the account's orders, following the service's cursors. */
+export async function orderPages(orders: OrdersOracle): Promise<OrdersPage[]> {
+  const pages = [await orders()];
+  while (pages.at(-1)!.next_cursor !== '') pages.push(await orders(`?next_cursor=${encodeURIComponent(pages.at(-1)!.next_cursor)}`));
+  return pages;
+}
+
+/** The orders view's pager line, e.g. "Page 2 · 100 orders". */
+export const pager = (page: Page) => page.locator('.view[aria-label="Orders"] .pager');
+
+/**
+ * Desktop: the empty orders view leads to the credentials dialog; once set, the orders list and
+ * page as the service pages them (asked with the same credentials). Returns those pages.
+ */
+export async function ordersWithCredentials(page: Page, creds: Creds, orders: OrdersOracle): Promise<OrdersPage[]> {
   await showTab(page, 'Orders');
-  await page.waitForSelector('[data-testid="orders-no-credentials"]');
+  await expect(page.getByTestId('orders-no-credentials')).toBeVisible();
   await page.getByRole('button', { name: 'Set API credentials…' }).click();
   await fillCredentials(page, creds);
-  for (const [i, n] of pageSizes.entries()) {
+  const pages = await orderPages(orders);
+  expect(pages.length, 'the account has more than one page of orders').toBeGreaterThan(1);
+  for (const [i, p] of pages.entries()) {
     if (i > 0) await page.getByRole('button', { name: 'Next →' }).click();
-    await page.waitForSelector(`.pager >> text=Page ${i + 1} · ${n} orders`);
+    await expect(pager(page)).toContainText(`Page ${i + 1} · ${p.data.length} orders`);
   }
-  assert.ok(await page.getByRole('button', { name: 'Next →' }).isDisabled());
+  await expect(page.getByRole('button', { name: 'Next →' })).toBeDisabled();
+  return pages;
 }
 
 /** Search results come a page at a time; "More results" appends the next page. */
 export async function searchPaging(page: Page, api: Oracle, term: string): Promise<void> {
-  const first = await api<{ events: Json[]; pagination: { hasMore: boolean } }>(`/public-search?q=${encodeURIComponent(term)}&limit_per_type=10`);
-  assert.ok(first.pagination.hasMore, `"${term}" has more than one page of results`);
+  const first = await api<{ events: Json[]; pagination: { hasMore: boolean } }>(
+    `/public-search?q=${encodeURIComponent(term)}&limit_per_type=10`,
+  );
+  expect(first.pagination.hasMore, `"${term}" has more than one page of results`).toBe(true);
   const second = await api<{ events: Json[] }>(`/public-search?q=${encodeURIComponent(term)}&limit_per_type=10&page=2`);
   await page.keyboard.press('Control+K');
   await page.keyboard.type(term);
-  await page.waitForSelector(`.search-view[data-state="ready"][data-query="${term}"]`);
+  await expect(searchReady(page, term)).toBeVisible();
+  await expect(page.getByTestId('search-event')).toHaveText(first.events.map(eventLabel));
   await page.getByRole('button', { name: 'More results' }).click();
-  const want = [...first.events, ...second.events].map(eventLabel);
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="search-event"]').length === n, want.length);
-  assert.deepEqual(await page.locator('[data-testid="search-event"]').allTextContents(), want);
+  await expect(page.getByTestId('search-event')).toHaveText([...first.events, ...second.events].map(eventLabel));
 }
