@@ -2,6 +2,7 @@
  * Builds the three Electron targets without needing the Electron binary:
  *   main     main/index.ts          -> out/main/index.js     (ESM: package.json has "type": "module")
  *            main/service-worker.ts -> out/main/service-worker.js (the service core's worker thread)
+ *            src/cli.ts             -> out/main/cli.js       (npm run serve / sync / fake-upstream / demo)
  *   preload  main/preload/index.ts  -> out/preload/index.cjs (CommonJS: sandboxed preloads cannot be ESM)
  *   renderer renderer/index.html    -> out/renderer/         (also served in web mode at /app/)
  */
@@ -9,6 +10,8 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import { rendererCspMeta } from './main/csp.ts';
+import { STREAM_PATH } from './src/contract/push.ts';
+import { pathPrefixes } from './src/contract/routes.ts';
 
 const root = import.meta.dirname;
 
@@ -34,8 +37,14 @@ export default defineConfig({
     build: {
       outDir: resolve(root, 'out/main'),
       rolldownOptions: {
-        // The service core runs in a worker thread: a second entry beside the main process.
-        input: { index: resolve(root, 'main/index.ts'), 'service-worker': resolve(root, 'main/service-worker.ts') },
+        // The service core runs in a worker thread: a second entry beside the main process. The
+        // headless CLI (npm run serve / sync / fake-upstream) is a third, so no TypeScript runner
+        // is needed at run time.
+        input: {
+          index: resolve(root, 'main/index.ts'),
+          'service-worker': resolve(root, 'main/service-worker.ts'),
+          cli: resolve(root, 'src/cli.ts'),
+        },
       },
     },
   },
@@ -58,13 +67,9 @@ export default defineConfig({
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
     plugins: [cspMetaTag()],
     server: {
-      // `electron-vite dev` in a browser tab: send API calls to a running `npm run serve`.
-      proxy: Object.fromEntries(
-        ['/markets', '/events', '/tags', '/public-search', '/v1', '/data', '/status'].map((p) => [
-          p,
-          'http://127.0.0.1:7310',
-        ]),
-      ),
+      // `electron-vite dev` in a browser tab: send API calls (and the push stream) to a running
+      // `npm run serve`, whatever routes the contract gives the base face.
+      proxy: Object.fromEntries([...pathPrefixes('base'), STREAM_PATH].map((p) => [p, 'http://127.0.0.1:7310'])),
     },
     build: {
       outDir: resolve(root, 'out/renderer'),

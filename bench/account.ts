@@ -21,11 +21,41 @@ export async function benchAccount(n: number, procs: Proc[]): Promise<{ results:
     const file = path.join(dir, 'credentials.json');
     writeFileSync(file, JSON.stringify(TEST_CREDS));
     chmodSync(file, 0o600);
-    const fake = cliProcess(['fake-upstream', '--port', '0', '--synthetic', '2000', '--seed', '1', '--limits', 'off', '--credentials', file, '--orders', String(ORDERS)]);
+    const fake = cliProcess([
+      'fake-upstream',
+      '--port',
+      '0',
+      '--synthetic',
+      '2000',
+      '--seed',
+      '1',
+      '--limits',
+      'off',
+      '--credentials',
+      file,
+      '--orders',
+      String(ORDERS),
+    ]);
     procs.push(fake);
     const up = (await fake.waitFor(/listening on (http:\/\/\S+)/))[1]!;
-    const serve = cliProcess(['serve', '--no-limits', '--data-dir', path.join(dir, 'data'), '--gamma-url', up, '--clob-url', up, '--data-url', up,
-      '--credentials', file, '--base-port', '0', '--clob-port', '0']);
+    const serve = cliProcess([
+      'serve',
+      '--no-limits',
+      '--data-dir',
+      path.join(dir, 'data'),
+      '--gamma-url',
+      up,
+      '--clob-url',
+      up,
+      '--data-url',
+      up,
+      '--credentials',
+      file,
+      '--base-port',
+      '0',
+      '--clob-port',
+      '0',
+    ]);
     procs.push(serve);
     const base = (await serve.waitFor(/base: (http:\/\/\S+)/))[1]!;
     const clob = (await serve.waitFor(/clob: (http:\/\/\S+)/))[1]!;
@@ -53,7 +83,12 @@ export async function benchAccount(n: number, procs: Proc[]): Promise<{ results:
       await new Promise((r) => setTimeout(r, 200)); // the first orders sync is still running
     }
     let i = 0;
-    const orders = await measure(() => `${clob}/data/orders?next_cursor=${encodeURIComponent(cursors[i++ % cursors.length]!)}`, n, 30, signed);
+    const orders = await measure(
+      () => `${clob}/data/orders?next_cursor=${encodeURIComponent(cursors[i++ % cursors.length]!)}`,
+      n,
+      30,
+      signed,
+    );
 
     const board = (offset: number) => `${base}/v1/leaderboard?category=OVERALL&timePeriod=WEEK&orderBy=PNL&limit=50&offset=${offset}`;
     const warm = await get(board(0)); // fetches the board whole; the rest are cache hits
@@ -63,19 +98,28 @@ export async function benchAccount(n: number, procs: Proc[]): Promise<{ results:
 
     const rows: (string | number)[][] = [];
     const lat: Record<string, Latency> = {};
-    for (const [name, l] of [[`orders: ${cursors.length} pages of ${ORDERS} cached orders, L2-signed`, orders], ['leaderboard from cache: 20 pages of 50', leaderboard]] as const) {
+    for (const [name, l] of [
+      [`orders: ${cursors.length} pages of ${ORDERS} cached orders, L2-signed`, orders],
+      ['leaderboard from cache: 20 pages of 50', leaderboard],
+    ] as const) {
       const baseline = await baselineServer(l.bytes);
       const bl = await measure(baseline.url, n);
       baseline.stop();
       lat[name] = l;
       lat[`${name}: baseline`] = bl;
-      rows.push([name, l.p50, l.p95, l.p99, l.bytes], [`baseline: bare Fastify, constant ${l.bytes} B body`, bl.p50, bl.p95, bl.p99, bl.bytes]);
+      rows.push(
+        [name, l.p50, l.p95, l.p99, l.bytes],
+        [`baseline: bare Fastify, constant ${l.bytes} B body`, bl.p50, bl.p95, bl.p99, bl.bytes],
+      );
     }
     await serve.stop();
     await fake.stop();
     return {
       results: lat,
-      report: [`### Account routes over HTTP: sequential requests on one connection (n = ${n}), ms`, table(['query', 'p50', 'p95', 'p99', 'bytes'], rows)],
+      report: [
+        `### Account routes over HTTP: sequential requests on one connection (n = ${n}), ms`,
+        table(['query', 'p50', 'p95', 'p99', 'bytes'], rows),
+      ],
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

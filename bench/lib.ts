@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_ENTRY } from '../src/testing/built-cli.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,9 +20,13 @@ export interface Proc {
   stop: () => Promise<void>;
 }
 
-/** Runs `src/cli.ts <args>` in its own Node process. */
-export function cliProcess(args: string[]): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
+/**
+ * Runs the CLI in its own Node process: the built out/main/cli.js as `npm run serve` does, or
+ * (runner 'tsx') the TypeScript sources as it did before, for the start-up comparison.
+ */
+export function cliProcess(args: string[], runner: 'built' | 'tsx' = 'built'): Proc {
+  const entry = runner === 'built' ? [CLI_ENTRY] : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts')];
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -82,7 +87,15 @@ export function get(url: string, headers: Record<string, string> = {}): Promise<
         });
         // Decoded only when read: a timed loop looks at status and size, and decoding 300 KB
         // would be the harness's cost, not the service's.
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, get body() { return Buffer.concat(chunks).toString(); } }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes,
+            get body() {
+              return Buffer.concat(chunks).toString();
+            },
+          }),
+        );
       })
       .on('error', reject);
   });
@@ -103,7 +116,12 @@ export function percentile(sorted: number[], p: number): number {
 
 /** Sequential requests on one connection, after a warm-up. */
 /** `headers`: made per request (a signature carries its time), before the clock starts. */
-export async function measure(url: string | (() => string), n: number, warmup = 30, headers?: (url: string) => Record<string, string>): Promise<Latency> {
+export async function measure(
+  url: string | (() => string),
+  n: number,
+  warmup = 30,
+  headers?: (url: string) => Record<string, string>,
+): Promise<Latency> {
   const next = typeof url === 'string' ? () => url : url;
   let bytes = 0;
   for (let i = 0; i < warmup; i++) {
@@ -122,7 +140,14 @@ export async function measure(url: string | (() => string), n: number, warmup = 
   }
   times.sort((a, b) => a - b);
   const r2 = (x: number) => Math.round(x * 100) / 100;
-  return { n, p50: r2(percentile(times, 50)), p95: r2(percentile(times, 95)), p99: r2(percentile(times, 99)), max: r2(times[times.length - 1]!), bytes };
+  return {
+    n,
+    p50: r2(percentile(times, 50)),
+    p95: r2(percentile(times, 95)),
+    p99: r2(percentile(times, 99)),
+    max: r2(times[times.length - 1]!),
+    bytes,
+  };
 }
 
 export function table(headers: string[], rows: (string | number)[][]): string {
@@ -136,9 +161,11 @@ export function table(headers: string[], rows: (string | number)[][]): string {
  */
 export async function baselineServer(bytes: number): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts'), String(bytes)], { cwd: ROOT });
-  const url = await new Promise<string>((resolve) => child.stdout.on('data', (d: Buffer) => {
-    const m = /listening on (http:\/\/\S+)/.exec(d.toString());
-    if (m) resolve(m[1]!);
-  }));
+  const url = await new Promise<string>((resolve) =>
+    child.stdout.on('data', (d: Buffer) => {
+      const m = /listening on (http:\/\/\S+)/.exec(d.toString());
+      if (m) resolve(m[1]!);
+    }),
+  );
   return { url: `${url}/markets`, stop: () => void child.kill('SIGTERM') };
 }

@@ -64,7 +64,15 @@ export async function benchLimits(cacheDir: string, n: number, procs: Proc[]): P
     writeFileSync(file, JSON.stringify({ windows: DEFAULT_LIMITS.windows.map((w) => ({ ...w, limit: w.limit * 1000 })) }));
     const off = await latencies(cacheDir, ['--no-limits'], n, procs);
     const on = await latencies(cacheDir, ['--limits', file], n, procs);
-    const rows = Object.keys(on).map((k) => [k, off[k]!.p50, on[k]!.p50, (on[k]!.p50 - off[k]!.p50).toFixed(3), off[k]!.p99, on[k]!.p99, (on[k]!.p99 - off[k]!.p99).toFixed(3)]);
+    const rows = Object.keys(on).map((k) => [
+      k,
+      off[k]!.p50,
+      on[k]!.p50,
+      (on[k]!.p50 - off[k]!.p50).toFixed(3),
+      off[k]!.p99,
+      on[k]!.p99,
+      (on[k]!.p99 - off[k]!.p99).toFixed(3),
+    ]);
     const ns = admitCost();
     results['inbound'] = { noLimits: off, limits: on, admitNs: ns };
     report.push(
@@ -85,7 +93,8 @@ export async function benchLimits(cacheDir: string, n: number, procs: Proc[]): P
     const g = r.groups;
     const row = (name: string, u: typeof g.markets) => [name, u.requests, u.limit, u.meanPer10s ?? '-', u.minPer10s ?? '-', u.ratio ?? '-'];
     report.push(
-      `### Full sync through the scheduler, fake upstream enforcing section 8 (${r.markets} markets, ${r.pageSize} a page): ${r.seconds} s, ${r.limited429} × 429`,
+      `### Full sync through the scheduler, fake upstream enforcing section 8 ` +
+        `(${r.markets} markets, ${r.pageSize} a page): ${r.seconds} s, ${r.limited429} × 429`,
       table(
         ['window', 'requests', 'limit / 10 s', 'mean / 10 s', 'least / 10 s', 'mean / limit'],
         [row('GET /markets', g.markets), row('GET /events', g.events), row('listings combined', g.listings), row('GET /tags', g.tags)],

@@ -34,7 +34,12 @@ export interface NativeRow {
   ratio: number;
 }
 
-export async function compareNative(dataDir: string, file: string, queries: [string, (store: CatalogStore) => unknown][], n = 200): Promise<NativeRow[]> {
+export async function compareNative(
+  dataDir: string,
+  file: string,
+  queries: [string, (store: CatalogStore) => unknown][],
+  n = 200,
+): Promise<NativeRow[]> {
   const open = loadNative();
   const store = await CatalogStore.open({ dataDir });
   const native = open(file);
@@ -54,7 +59,10 @@ export async function compareNative(dataDir: string, file: string, queries: [str
           fn();
           t.push(performance.now() - t0);
         }
-        return percentile(t.sort((a, b) => a - b), 50);
+        return percentile(
+          t.sort((a, b) => a - b),
+          50,
+        );
       };
       // The raw reads only, both sides: same SQL, same bindings, rows as arrays.
       const sqljsMs = time(() => {
@@ -63,7 +71,12 @@ export async function compareNative(dataDir: string, file: string, queries: [str
       const nativeMs = time(() => {
         for (const [st, bind] of stmts) st.all(...bind);
       });
-      rows.push({ query: name, sqljsMs: Math.round(sqljsMs * 1000) / 1000, nativeMs: Math.round(nativeMs * 1000) / 1000, ratio: Math.round((sqljsMs / nativeMs) * 100) / 100 });
+      rows.push({
+        query: name,
+        sqljsMs: Math.round(sqljsMs * 1000) / 1000,
+        nativeMs: Math.round(nativeMs * 1000) / 1000,
+        ratio: Math.round((sqljsMs / nativeMs) * 100) / 100,
+      });
     }
   } finally {
     native.close();

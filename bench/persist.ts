@@ -47,7 +47,13 @@ async function whileQuerying(store: CatalogStore, work: () => Promise<void>): Pr
   await loop;
   const sorted = [...gaps].sort((a, b) => a - b);
   const r2 = (x: number) => Math.round(x * 100) / 100;
-  return { queries: gaps.length, p50: r2(percentile(sorted, 50)), p99: r2(percentile(sorted, 99)), max: r2(sorted[sorted.length - 1] ?? 0), ms: Math.round(ms) };
+  return {
+    queries: gaps.length,
+    p50: r2(percentile(sorted, 50)),
+    p99: r2(percentile(sorted, 99)),
+    max: r2(sorted[sorted.length - 1] ?? 0),
+    ms: Math.round(ms),
+  };
 }
 
 const rssMiB = () => Math.round(process.memoryUsage().rss / 2 ** 20);
@@ -83,15 +89,34 @@ export async function benchPersist(cacheDir: string): Promise<{ results: Record<
 
       const row = (name: string, g: Gaps, pause: string, rss: number) => [name, g.ms, g.queries, g.p50, g.p99, g.max, pause, rss];
       return {
-        results: { idle, exported: { ...exported, exportMs, rssMiB: rssExport }, live: { ...live, ...stats, rssMiB: rssLive }, rssBeforeMiB: rss0 },
+        results: {
+          idle,
+          exported: { ...exported, exportMs, rssMiB: rssExport },
+          live: { ...live, ...stats, rssMiB: rssLive },
+          rssBeforeMiB: rss0,
+        },
         report: [
           '### Persisting the cache while queries run (in process; gaps between consecutive /markets answers, ms)',
           table(
-            ['while', 'duration (ms)', 'queries answered', 'gap p50', 'gap p99', 'longest gap', 'main-thread time of the write (ms)', 'RSS after (MiB)'],
+            [
+              'while',
+              'duration (ms)',
+              'queries answered',
+              'gap p50',
+              'gap p99',
+              'longest gap',
+              'main-thread time of the write (ms)',
+              'RSS after (MiB)',
+            ],
             [
               row('nothing (2 s idle loop)', idle, '', rss0),
               row('baseline: export() + atomic write', exported, exportMs.toFixed(0), rssExport),
-              row('the store: live copy in slices + atomic write', live, `${stats.busyMs.toFixed(0)} (longest slice ${stats.longestSliceMs.toFixed(1)})`, rssLive),
+              row(
+                'the store: live copy in slices + atomic write',
+                live,
+                `${stats.busyMs.toFixed(0)} (longest slice ${stats.longestSliceMs.toFixed(1)})`,
+                rssLive,
+              ),
             ],
           ),
         ],

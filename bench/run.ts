@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, baselineServer, cliProcess, get, measure, rssMiB, table, type Latency, type Proc } from './lib.ts';
 import { throughput } from './throughput.ts';
+import { buildIfStale } from '../src/testing/built-cli.ts';
 
 const SIZES = { '10k': 10_000, '100k': 100_000, '500k': 500_000 } as const;
 const { values } = parseArgs({
@@ -23,6 +24,9 @@ const markets = SIZES[size];
 const only = values.only;
 const N = Number(values.n ?? 1000);
 const want = (name: string) => !only || only === name;
+
+// The service runs as users run it: built JavaScript (out/main/cli.js).
+buildIfStale();
 
 const cacheRoot = path.join(ROOT, 'bench/.cache', size);
 const cacheDir = path.join(cacheRoot, 'data');
@@ -45,7 +49,10 @@ try {
     // the figure is the sync's own speed, not the budget's.
     const { DEFAULT_LIMITS } = await import('../src/limits/table.ts');
     const unlimited = path.join(cacheRoot, 'unlimited-limits.json');
-    writeFileSync(unlimited, JSON.stringify({ ...DEFAULT_LIMITS, windows: DEFAULT_LIMITS.windows.map((w) => ({ ...w, limit: w.limit * 1000 })) }));
+    writeFileSync(
+      unlimited,
+      JSON.stringify({ ...DEFAULT_LIMITS, windows: DEFAULT_LIMITS.windows.map((w) => ({ ...w, limit: w.limit * 1000 })) }),
+    );
     const t0 = performance.now();
     const sync = cliProcess(['sync', '--data-dir', runDir, '--gamma-url', url, '--horizon-days', '36500', '--limits', unlimited]);
     const code = await sync.exited;
@@ -66,8 +73,40 @@ try {
     );
   }
 
+  // ---- start-up: built JavaScript against the TypeScript runner it replaced -----------------
+  if (want('start')) {
+    const runs: Record<'tsx' | 'built', number[]> = { tsx: [], built: [] };
+    // Alternating, so both runners see the same OS page cache and machine load.
+    for (let r = 0; r < 5; r++) {
+      for (const runner of ['tsx', 'built'] as const) {
+        const t0 = performance.now();
+        const p = cliProcess(['serve', '--offline', '--no-limits', '--data-dir', cacheDir, '--base-port', '0', '--clob-port', '0'], runner);
+        procs.push(p);
+        const base = (await p.waitFor(/base: (http:\/\/\S+)/))[1]!;
+        const first = await get(`${base}/markets?limit=20&closed=false&order=volume`);
+        if (first.status !== 200) throw new Error(`first /markets (${runner}): ${first.status}`);
+        runs[runner].push(performance.now() - t0);
+        await p.stop();
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    results['startup'] = { tsxMs: runs.tsx, builtMs: runs.built, tsxMedianMs: median(runs.tsx), builtMedianMs: median(runs.built) };
+    report.push(
+      '### Start-up: process start to the first /markets answer (5 runs each, alternating), ms',
+      table(
+        ['runner', 'median', 'min', 'max'],
+        (['tsx', 'built'] as const).map((k) => [
+          k === 'tsx' ? 'before: tsx src/cli.ts (TypeScript compiled at start)' : 'after: node out/main/cli.js (built)',
+          median(runs[k]).toFixed(0),
+          Math.min(...runs[k]).toFixed(0),
+          Math.max(...runs[k]).toFixed(0),
+        ]),
+      ),
+    );
+  }
+
   // ---- warm start and catalog latency -------------------------------------------------------
-  if (want('catalog') || want('start')) {
+  if (want('catalog')) {
     const t0 = performance.now();
     const serve = cliProcess(['serve', '--offline', '--no-limits', '--data-dir', cacheDir, '--base-port', '0', '--clob-port', '0']);
     procs.push(serve);
@@ -78,8 +117,11 @@ try {
     results['warmStartMs'] = startMs;
     report.push('### Warm start', table(['process start to first /markets answer (ms)'], [[startMs.toFixed(0)]]));
 
-    if (want('catalog')) {
-      const sample = JSON.parse((await get(`${base}/markets?limit=100&offset=5000&order=volume`)).body) as { slug: string; conditionId: string }[];
+    {
+      const sample = JSON.parse((await get(`${base}/markets?limit=100&offset=5000&order=volume`)).body) as {
+        slug: string;
+        conditionId: string;
+      }[];
       // The most used of the first tags: the planner's worst case is a tag with many markets.
       const tags = JSON.parse((await get(`${base}/tags?limit=30`)).body) as { id: string }[];
       let popularTag = tags[0]!.id;
@@ -92,14 +134,26 @@ try {
       const queries: [string, string | (() => string)][] = [
         ['markets: closed=false, order=volume desc', `${base}/markets?limit=20&closed=false&order=volume&ascending=false`],
         // Every request a new URL, so the response cache never answers: the query's own cost.
-        ['markets: closed=false, order=volume desc, uncached', () => `${base}/markets?limit=20&closed=false&order=volume&offset=${(i++ % 5000) * 2}`],
+        [
+          'markets: closed=false, order=volume desc, uncached',
+          () => `${base}/markets?limit=20&closed=false&order=volume&offset=${(i++ % 5000) * 2}`,
+        ],
         // The first 50 pages (a smaller tag has no page 250); an ignored parameter keeps each URL new.
-        ['markets: active=true, tag, order=endDate asc, uncached', () => `${base}/markets?limit=20&active=true&tag_id=${popularTag}&order=endDate&ascending=true&offset=${(i % 50) * 20}&n=${i++}`],
-        ['events: closed=false, order=volume desc, uncached', () => `${base}/events?limit=20&closed=false&order=volume&offset=${i++ % 5000}`],
+        [
+          'markets: active=true, tag, order=endDate asc, uncached',
+          () => `${base}/markets?limit=20&active=true&tag_id=${popularTag}&order=endDate&ascending=true&offset=${(i % 50) * 20}&n=${i++}`,
+        ],
+        [
+          'events: closed=false, order=volume desc, uncached',
+          () => `${base}/events?limit=20&closed=false&order=volume&offset=${i++ % 5000}`,
+        ],
         ['markets: active=true, order=endDate asc', `${base}/markets?limit=20&active=true&order=endDate&ascending=true`],
         ['markets: tag (popular), order=volume', `${base}/markets?limit=20&tag_id=${popularTag}&order=volume`],
         ['markets: offset 10,000, order=volume', `${base}/markets?limit=20&offset=10000&closed=false&order=volume`],
-        [`markets: offset ${Math.floor(markets * 0.9).toLocaleString('en')}, order=volume`, `${base}/markets?limit=20&offset=${Math.floor(markets * 0.9)}&order=volume`],
+        [
+          `markets: offset ${Math.floor(markets * 0.9).toLocaleString('en')}, order=volume`,
+          `${base}/markets?limit=20&offset=${Math.floor(markets * 0.9)}&order=volume`,
+        ],
         ['markets: by slug', () => `${base}/markets/slug/${sample[i++ % sample.length]!.slug}`],
         ['markets: by condition id', () => `${base}/markets?condition_id=${sample[i++ % sample.length]!.conditionId}`],
         ['events: closed=false, order=volume desc', `${base}/events?limit=20&closed=false&order=volume`],
@@ -125,20 +179,38 @@ try {
         table(
           ['target', 'req/s', 'p50 (ms)', 'p99 (ms)', 'non-2xx'],
           [
-            ['service: /markets?limit=20&closed=false&order=volume', tpService.requestsPerSec, tpService.p50, tpService.p99, tpService.non2xx],
-            [`baseline: bare Fastify, constant ${bytes} B body`, tpBaseline.requestsPerSec, tpBaseline.p50, tpBaseline.p99, tpBaseline.non2xx],
+            [
+              'service: /markets?limit=20&closed=false&order=volume',
+              tpService.requestsPerSec,
+              tpService.p50,
+              tpService.p99,
+              tpService.non2xx,
+            ],
+            [
+              `baseline: bare Fastify, constant ${bytes} B body`,
+              tpBaseline.requestsPerSec,
+              tpBaseline.p50,
+              tpBaseline.p99,
+              tpBaseline.non2xx,
+            ],
             ['ratio service / baseline', (tpService.requestsPerSec / tpBaseline.requestsPerSec).toFixed(2), '', '', ''],
           ],
         ),
       );
       rows.push([`baseline: bare Fastify, constant ${bytes} B body`, bl.p50, bl.p95, bl.p99, bl.bytes]);
       results['catalog'] = { ...lat, baseline: bl };
-      report.push(`### Catalog over HTTP: sequential requests on one connection (n = ${N}), ms`, table(['query', 'p50', 'p95', 'p99', 'bytes'], rows));
+      report.push(
+        `### Catalog over HTTP: sequential requests on one connection (n = ${N}), ms`,
+        table(['query', 'p50', 'p95', 'p99', 'bytes'], rows),
+      );
 
       const mem = rssMiB(serve.child.pid!);
       const fileMiB = statSync(path.join(cacheDir, 'catalog.sqlite')).size / 2 ** 20;
       results['memory'] = { rssMiB: mem.rss, peakRssMiB: mem.peak, cacheFileMiB: fileMiB };
-      report.push('### Service memory after the queries', table(['RSS (MiB)', 'peak RSS (MiB)', 'cache file (MiB)'], [[mem.rss.toFixed(0), mem.peak.toFixed(0), fileMiB.toFixed(0)]]));
+      report.push(
+        '### Service memory after the queries',
+        table(['RSS (MiB)', 'peak RSS (MiB)', 'cache file (MiB)'], [[mem.rss.toFixed(0), mem.peak.toFixed(0), fileMiB.toFixed(0)]]),
+      );
     }
     await serve.stop();
   }
@@ -195,13 +267,19 @@ try {
       ['markets: closed=false, order=volume desc', list({ limit: '20', closed: 'false', order: 'volume' })],
       ['markets: active=true, order=endDate asc', list({ limit: '20', active: 'true', order: 'endDate', ascending: 'true' })],
       ['markets: offset 10,000, order=volume', list({ limit: '20', offset: '10000', order: 'volume' })],
-      ['markets: by slug', (store) => store.reader.getMarketBySlug(String(store.statements.value('SELECT slug FROM markets LIMIT 1 OFFSET 500')))],
+      [
+        'markets: by slug',
+        (store) => store.reader.getMarketBySlug(String(store.statements.value('SELECT slug FROM markets LIMIT 1 OFFSET 500'))),
+      ],
       ['events: closed=false, order=volume desc', events({ limit: '20', closed: 'false', order: 'volume' })],
     ]);
     results['native'] = rows;
     report.push(
       '### Store query time, sql.js against better-sqlite3 (same SQL, same file), median ms',
-      table(['query', 'sql.js', 'better-sqlite3', 'ratio'], rows.map((r) => [r.query, r.sqljsMs, r.nativeMs, r.ratio])),
+      table(
+        ['query', 'sql.js', 'better-sqlite3', 'ratio'],
+        rows.map((r) => [r.query, r.sqljsMs, r.nativeMs, r.ratio]),
+      ),
     );
   }
 } finally {
@@ -214,5 +292,5 @@ mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
 const file = path.join(ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-${size}.json`);
 // An --only run adds its sections to the day's file instead of wiping the others.
 const earlier = only && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-writeFileSync(file, JSON.stringify({ ...earlier, ...results }, null, 2) + '\n');
+writeFileSync(file, `${JSON.stringify({ ...earlier, ...results }, null, 2)}\n`);
 console.log(`\nresults: ${path.relative(ROOT, file)}`);

@@ -22,7 +22,8 @@ async function rareWord(base: string): Promise<string> {
   const events = JSON.parse((await get(`${base}/events?limit=100&offset=1000&order=id`)).body) as { title?: string }[];
   const candidates = [...new Set(events.flatMap((e) => (e.title ?? '').toLowerCase().split(/[^a-z]+/)))].filter((w) => w.length >= 6);
   for (const w of candidates) {
-    const n = (JSON.parse((await get(`${base}/public-search?q=${w}&limit_per_type=1&search_tags=false`)).body) as Answer).pagination.totalResults;
+    const n = (JSON.parse((await get(`${base}/public-search?q=${w}&limit_per_type=1&search_tags=false`)).body) as Answer).pagination
+      .totalResults;
     if (n >= 1 && n <= 20) return w;
   }
   throw new Error('no rare title word found');
@@ -36,17 +37,24 @@ async function commonPairs(base: string, want: number): Promise<string[]> {
   const counts = new Map<string, number>();
   for (let offset = 0; offset < 40_000; offset += 2_000) {
     const events = JSON.parse((await get(`${base}/events?limit=100&offset=${offset}&order=id`)).body) as { title?: string }[];
-    for (const e of events) for (const w of new Set((e.title ?? '').toLowerCase().split(/[^a-z]+/))) if (w.length >= 4) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const e of events)
+      for (const w of new Set((e.title ?? '').toLowerCase().split(/[^a-z]+/))) if (w.length >= 4) counts.set(w, (counts.get(w) ?? 0) + 1);
   }
   // Near-universal words ("will", "price") are stop words to a reader; their cost has its own
   // row above ("word in every event").
   const sampled = 20 * 100;
-  const words = [...counts].filter(([, c]) => c <= sampled / 5).sort((a, b) => b[1] - a[1]).slice(0, 120).map(([w]) => w);
+  const words = [...counts]
+    .filter(([, c]) => c <= sampled / 5)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 120)
+    .map(([w]) => w);
   const out: string[] = [];
   for (let gap = 1; gap < words.length && out.length < want; gap++) {
     for (let i = 0; i + gap < words.length && out.length < want; i++) {
       const q = `${words[i]} ${words[i + gap]}`;
-      const r = JSON.parse((await get(`${base}/public-search?q=${encodeURIComponent(q)}&limit_per_type=1&search_tags=false`)).body) as Answer;
+      const r = JSON.parse(
+        (await get(`${base}/public-search?q=${encodeURIComponent(q)}&limit_per_type=1&search_tags=false`)).body,
+      ) as Answer;
       if (r.pagination.totalResults >= 25) out.push(q);
     }
   }
@@ -65,8 +73,10 @@ async function indexShare(file: string): Promise<{ pageSize: number; live: numbe
     const names = (type: string, like: string) =>
       db.exec(`SELECT name FROM sqlite_master WHERE type = '${type}' AND name LIKE '${like}'`)[0]?.values.map((r) => String(r[0])) ?? [];
     for (const t of names('trigger', 'search%')) db.exec(`DROP TRIGGER "${t}"`);
-    db.exec('DROP VIEW IF EXISTS search_docs; DROP TABLE IF EXISTS search_fts; DROP TABLE IF EXISTS tag_fts; ' +
-      'DROP TABLE IF EXISTS search_order; DROP TABLE IF EXISTS search_dirty');
+    db.exec(
+      'DROP VIEW IF EXISTS search_docs; DROP TABLE IF EXISTS search_fts; DROP TABLE IF EXISTS tag_fts; ' +
+        'DROP TABLE IF EXISTS search_order; DROP TABLE IF EXISTS search_dirty',
+    );
     return { pageSize: one('PRAGMA page_size'), live: before, withoutSearch: live() };
   } finally {
     db.close();
@@ -125,7 +135,8 @@ export async function benchSearch(cacheDir: string, n: number, procs: Proc[]): P
   const fileMiB = statSync(file).size / 2 ** 20;
   return {
     results: {
-      firstAnswerMs: firstMs, latency: lat,
+      firstAnswerMs: firstMs,
+      latency: lat,
       index: { fileMiB, liveMiB: mib(share.live), withoutSearchMiB: mib(share.withoutSearch), indexMiB, share: indexMiB / mib(share.live) },
     },
     report: [
@@ -133,9 +144,24 @@ export async function benchSearch(cacheDir: string, n: number, procs: Proc[]): P
       table(['query', 'totalResults', 'p50', 'p95', 'p99', 'bytes'], rows),
       '### Search index size',
       table(
-        ['cache file (MiB)', 'live pages (MiB)', 'without the search objects (MiB)', 'index (MiB)', 'index share of live pages', 'start to first search answer (ms)'],
-        [[fileMiB.toFixed(0), mib(share.live).toFixed(1), mib(share.withoutSearch).toFixed(1), indexMiB.toFixed(1),
-          `${((100 * indexMiB) / mib(share.live)).toFixed(1)} %`, firstMs.toFixed(0)]],
+        [
+          'cache file (MiB)',
+          'live pages (MiB)',
+          'without the search objects (MiB)',
+          'index (MiB)',
+          'index share of live pages',
+          'start to first search answer (ms)',
+        ],
+        [
+          [
+            fileMiB.toFixed(0),
+            mib(share.live).toFixed(1),
+            mib(share.withoutSearch).toFixed(1),
+            indexMiB.toFixed(1),
+            `${((100 * indexMiB) / mib(share.live)).toFixed(1)} %`,
+            firstMs.toFixed(0),
+          ],
+        ],
       ),
     ],
   };

@@ -95,7 +95,11 @@ interface Loaf {
  * rendering, 50 ms or more: the page's main thread held the frame up), to tell a long frame
  * that waited on the page's own work from one that waited on something else.
  */
-async function wheelScroll(page: Page, rows: number, delta: number): Promise<{ frames: number[]; starts: number[]; loafs: Loaf[] | null; ms: number; reached: number }> {
+async function wheelScroll(
+  page: Page,
+  rows: number,
+  delta: number,
+): Promise<{ frames: number[]; starts: number[]; loafs: Loaf[] | null; ms: number; reached: number }> {
   await page.evaluate(`(() => {
     const rec = { frames: [], starts: [], loafs: null, stop: false, t0: performance.now() };
     window.__frames = rec;
@@ -126,7 +130,10 @@ async function wheelScroll(page: Page, rows: number, delta: number): Promise<{ f
   })()`);
   const box = (await page.locator('.grid-body').boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  const reached = () => page.evaluate(`Math.max(...[...document.querySelectorAll('[data-testid="market-row"]')].map((r) => Number(r.getAttribute('data-index'))))`) as Promise<number>;
+  const reached = () =>
+    page.evaluate(
+      `Math.max(...[...document.querySelectorAll('[data-testid="market-row"]')].map((r) => Number(r.getAttribute('data-index'))))`,
+    ) as Promise<number>;
   let at = 0;
   while (at < rows - 1) {
     for (let i = 0; i < 10; i++) await page.mouse.wheel(0, delta);
@@ -152,7 +159,7 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
     return { results: { skipped: `no Chromium at ${CHROMIUM}` }, report: [`### Web UI: skipped (no Chromium at ${CHROMIUM})`] };
   }
   // The page served at /app/ must be the current build.
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-renderer-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('building the renderer failed');
 
   const profile = tempDir('marketdesk-bench-ui-');
@@ -182,7 +189,7 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
     const coldStartMs = performance.now() - t0;
     results['coldStart'] = { serveListeningMs: Math.round(listening), firstMarketsPageMs: Math.round(coldStartMs) };
 
-    const api = async <T,>(p: string) => JSON.parse((await get(`${base}${p}`)).body) as T;
+    const api = async <T>(p: string) => JSON.parse((await get(`${base}${p}`)).body) as T;
     /** The service's share: the same work as the page's request (another limit, so not a response-cache hit). */
     const serviceMs = async (p: string) => {
       const t = performance.now();
@@ -193,8 +200,11 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
     // ---- sort -----------------------------------------------------------------------------
     // Every sortable column, both directions, under three status filters: none loaded before.
     const columns: [string, string, boolean][] = [
-      ['Volume', 'volumeNum', true], ['24h vol', 'volume24hr', true], ['Liquidity', 'liquidityNum', true],
-      ['Ends', 'endDate', false], ['Market', 'question', false],
+      ['Volume', 'volumeNum', true],
+      ['24h vol', 'volume24hr', true],
+      ['Liquidity', 'liquidityNum', true],
+      ['Ends', 'endDate', false],
+      ['Market', 'question', false],
     ];
     const sortMs: number[] = [];
     const sortServiceMs: number[] = [];
@@ -203,7 +213,9 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
       await page.waitForSelector('.grid[data-busy="false"]');
       const filter = closed === 'any' ? '' : `&closed=${closed === 'yes'}`;
       for (const [header, field, descFirst] of columns) {
-        const current = await page.locator('[role="columnheader"]', { has: page.locator(`.th-label:text-is("${header}")`) }).getAttribute('aria-sort');
+        const current = await page
+          .locator('[role="columnheader"]', { has: page.locator(`.th-label:text-is("${header}")`) })
+          .getAttribute('aria-sort');
         // A click on an unsorted column sorts it its default way; on the sorted one, it flips.
         const first: boolean = current === 'none' ? descFirst : current === 'ascending';
         for (const desc of [first, !first]) {
@@ -217,7 +229,10 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
 
     // ---- search ---------------------------------------------------------------------------
     const events = await api<{ title?: string }[]>('/events?limit=100&offset=2000&order=id');
-    const words = [...new Set(events.flatMap((e) => (e.title ?? '').toLowerCase().split(/[^a-z]+/)).filter((w) => w.length >= 5))].slice(0, 20);
+    const words = [...new Set(events.flatMap((e) => (e.title ?? '').toLowerCase().split(/[^a-z]+/)).filter((w) => w.length >= 5))].slice(
+      0,
+      20,
+    );
     const searchMs: number[] = [];
     const searchServiceMs: number[] = [];
     const input = page.getByLabel('Search markets, events and tags');
@@ -230,7 +245,12 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
       searchMs.push((await page.evaluate('window.__searchMs')) as number);
       searchServiceMs.push(await serviceMs(`/public-search?q=${encodeURIComponent(w)}&limit_per_type=9`));
     }
-    results['search'] = { ...stats(searchMs), terms: words.length, service: stats(searchServiceMs), ui: stats(searchMs.map((t, i) => t - searchServiceMs[i]!)) };
+    results['search'] = {
+      ...stats(searchMs),
+      terms: words.length,
+      service: stats(searchServiceMs),
+      ui: stats(searchMs.map((t, i) => t - searchServiceMs[i]!)),
+    };
 
     // ---- scroll ---------------------------------------------------------------------------
     await page.keyboard.press('Escape');
@@ -244,7 +264,9 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
     // else (compositor, raster, or the CPU given to other processes).
     const loafs = scroll.loafs;
     const slowWithLoaf = loafs
-      ? scroll.frames.filter((f, i) => f > TARGET.frameMs && loafs.some((l) => l.start < scroll.starts[i]! + f && l.start + l.duration > scroll.starts[i]!)).length
+      ? scroll.frames.filter(
+          (f, i) => f > TARGET.frameMs && loafs.some((l) => l.start < scroll.starts[i]! + f && l.start + l.duration > scroll.starts[i]!),
+        ).length
       : null;
     results['loadAverage'] = os.loadavg()[0];
     results['scroll'] = {
@@ -267,7 +289,8 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
     const sort = results['sort'] as Split;
     const search = results['search'] as Split;
     report.push(
-      `### Web UI (Chromium, headless, software rendering; offline serve on this cache; ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)} at the end)`,
+      `### Web UI (Chromium, headless, software rendering; offline serve on this cache; ` +
+        `${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)} at the end)`,
       table(
         ['measure', 'n', 'p50', 'p95', 'max', 'target'],
         [
@@ -277,7 +300,14 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
           ['  the same query over HTTP alone (ms)', sort.service.n, sort.service.p50, sort.service.p95, sort.service.max, ''],
           ['search keystroke to results (ms)', search.n, search.p50, search.p95, search.max, `< ${TARGET.searchMs}`],
           ['  the same search over HTTP alone (ms)', search.service.n, search.service.p50, search.service.p95, search.service.max, ''],
-          [`scroll ${f.rows.toLocaleString('en')} rows in ${f.seconds} s: frame time (ms)`, f.frames.n, f.frames.p50, f.frames.p95, f.frames.max, `< ${TARGET.frameMs}`],
+          [
+            `scroll ${f.rows.toLocaleString('en')} rows in ${f.seconds} s: frame time (ms)`,
+            f.frames.n,
+            f.frames.p50,
+            f.frames.p95,
+            f.frames.max,
+            `< ${TARGET.frameMs}`,
+          ],
           ['  frames over 50 ms', '', '', '', slow, '0'],
           ...(loafs
             ? [

@@ -20,12 +20,14 @@ const cipher: Cipher = {
   encrypt: (s) => Buffer.from(Buffer.from(s, 'utf8').map((b) => b ^ 0x5a)),
   decrypt: (b) => Buffer.from(b.map((x) => x ^ 0x5a)).toString('utf8'),
 };
-const CREDS = { apiKey: 'key-0001-abcd', secret: 'c2VjcmV0LXNlY3JldA==', passphrase: 'pass', address: '0x' + 'ab'.repeat(20) };
+const CREDS = { apiKey: 'key-0001-abcd', secret: 'c2VjcmV0LXNlY3JldA==', passphrase: 'pass', address: `0x${'ab'.repeat(20)}` };
 
 describe('settings', () => {
   it('keeps known valid fields and drops the rest', () => {
     expect(mergeSettings(DEFAULT_SETTINGS, { httpEnabled: false, basePort: 8000, clobPort: 70000, extra: 1 })).toEqual({
-      httpEnabled: false, basePort: 8000, clobPort: 7311,
+      httpEnabled: false,
+      basePort: 8000,
+      clobPort: 7311,
     });
     expect(mergeSettings(DEFAULT_SETTINGS, 'nonsense')).toEqual(DEFAULT_SETTINGS);
   });
@@ -79,7 +81,10 @@ describe('credentials at rest', () => {
 describe('IPC parameters', () => {
   it('turns typed params into the query-string form, refusing anything else', () => {
     expect(toRaw({ limit: 5, closed: false, order: 'volumeNum', tag: undefined, ids: ['1', 2] })).toEqual({
-      limit: '5', closed: 'false', order: 'volumeNum', ids: ['1', '2'],
+      limit: '5',
+      closed: 'false',
+      order: 'volumeNum',
+      ids: ['1', '2'],
     });
     expect(toRaw(undefined)).toEqual({});
     expect(toRaw([1])).toBeNull();

@@ -17,6 +17,6 @@ export function readJson(file: string): unknown {
 export function writeJson(file: string, value: unknown, mode = 0o644): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n', { mode });
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode });
   renameSync(tmp, file);
 }

@@ -14,7 +14,7 @@ import { tempDir } from '../src/testing/fixtures.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = path.join(ROOT, 'out/main/index.js');
-const CREDS = { apiKey: 'k-1234', secret: 'c2VjcmV0LXNlY3JldC1zZWNyZXQ=', passphrase: 'p', address: '0x' + 'ab'.repeat(20) };
+const CREDS = { apiKey: 'k-1234', secret: 'c2VjcmV0LXNlY3JldC1zZWNyZXQ=', passphrase: 'p', address: `0x${'ab'.repeat(20)}` };
 
 describe('main process (built, electron stand-in)', () => {
   const data = tempDir();
@@ -42,12 +42,24 @@ describe('main process (built, electron stand-in)', () => {
     expect(out).toContain('STUB-QUIT');
     const line = out.split('\n').find((l) => l.startsWith('DRIVE '));
     expect(line, out).toBeDefined();
-    const r = JSON.parse(line!.slice(6)) as Record<string, { ok?: boolean; status?: number; body?: unknown; result?: unknown } & Record<string, unknown>>;
+    const r = JSON.parse(line!.slice(6)) as Record<
+      string,
+      { ok?: boolean; status?: number; body?: unknown; result?: unknown } & Record<string, unknown>
+    >;
 
-    expect(r['window']).toEqual({ sandbox: true, contextIsolation: true, nodeIntegration: false, args: [`--marketdesk-ops=${opNames.join(',')}`] });
+    expect(r['window']).toEqual({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      args: [`--marketdesk-ops=${opNames.join(',')}`],
+    });
     expect(r['status']).toMatchObject({ ok: true, result: { offline: true } });
     expect(r['markets']).toMatchObject({ ok: true, result: [] });
-    expect(r['badParam']).toEqual({ ok: false, status: 400, body: { type: 'bad request', error: 'limit must be an integer between 1 and 100' } });
+    expect(r['badParam']).toEqual({
+      ok: false,
+      status: 400,
+      body: { type: 'bad request', error: 'limit must be an integer between 1 and 100' },
+    });
     expect(r['unknownOp']).toMatchObject({ ok: false, status: 400 });
     expect(r['untrusted']).toMatchObject({ ok: false, status: 403 });
     expect(r['settings']).toEqual({ ok: true, result: { httpEnabled: true, basePort: 7310, clobPort: 7311 } });
@@ -62,6 +74,10 @@ describe('main process (built, electron stand-in)', () => {
     const creds = readFileSync(path.join(data.dir, 'credentials.bin'));
     expect(creds.toString('latin1')).not.toContain(CREDS.secret);
     expect(JSON.parse(readFileSync(path.join(data.dir, 'ui-state.json'), 'utf8'))).toEqual({ tab: 'events' });
-    expect(JSON.parse(readFileSync(path.join(data.dir, 'window-state.json'), 'utf8'))).toMatchObject({ width: 1280, height: 800, maximized: false });
+    expect(JSON.parse(readFileSync(path.join(data.dir, 'window-state.json'), 'utf8'))).toMatchObject({
+      width: 1280,
+      height: 800,
+      maximized: false,
+    });
   });
 });

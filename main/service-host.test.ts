@@ -26,7 +26,9 @@ describe('service host (worker thread)', () => {
     fake = await startFakeUpstream({ catalog: await loadFixtureCatalog(FIXTURES_DIR) });
     host = startServiceHost({
       // The .ts source through tsx (a worker's --import does not apply to its entry file on Node 20).
-      workerFile: `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./service-worker.ts', import.meta.url).href)}); })`,
+      workerFile:
+        `import('tsx/esm/api').then((tsx) => { tsx.register(); ` +
+        `return import(${JSON.stringify(new URL('./service-worker.ts', import.meta.url).href)}); })`,
       eval: true,
       restartDelayMs: () => 0,
       start: () => ({
@@ -59,7 +61,12 @@ describe('service host (worker thread)', () => {
   });
 
   it('answers contract operations after the first sync, exactly as HTTP does', async () => {
-    await waitFor((e, p) => e === 'sync' && (p as { lastSuccessAt: string | null; running: boolean }).lastSuccessAt !== null && !(p as { running: boolean }).running);
+    await waitFor(
+      (e, p) =>
+        e === 'sync' &&
+        (p as { lastSuccessAt: string | null; running: boolean }).lastSuccessAt !== null &&
+        !(p as { running: boolean }).running,
+    );
     const reply = await host.invoke('markets.list', { limit: 5, order: 'volumeNum', ascending: false });
     expect(reply.ok).toBe(true);
     const { baseUrl } = host.state();
@@ -73,7 +80,9 @@ describe('service host (worker thread)', () => {
     expect(await host.invoke('no.such', {})).toMatchObject({ ok: false, status: 400 });
     expect(await host.invoke('markets.list', { limit: { nested: 1 } })).toMatchObject({ ok: false, status: 400 });
     expect(await host.invoke('markets.get', { id: '999999999' })).toEqual({
-      ok: false, status: 404, body: { type: 'not found error', error: 'id not found' },
+      ok: false,
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
     });
   });
 
@@ -81,7 +90,9 @@ describe('service host (worker thread)', () => {
     const before = host.state().restarts;
     // Reach into the worker the way a crash would: an uncaught exception on its thread.
     const crashed = waitFor((e, p) => e === 'service' && (p as ServiceState).state === 'restarting');
-    const back = waitFor((e, p) => e === 'service' && (p as ServiceState).state === 'running' && (p as ServiceState).restarts === before + 1);
+    const back = waitFor(
+      (e, p) => e === 'service' && (p as ServiceState).state === 'running' && (p as ServiceState).restarts === before + 1,
+    );
     host.simulateCrash();
     await crashed;
     await back;
@@ -102,7 +113,8 @@ describe('service host (worker thread)', () => {
     // The restarted core syncs again; stop as soon as that sync has written the cache.
     const since = events.map((e) => e.event).lastIndexOf('service');
     await new Promise<void>((resolve) => {
-      const done = (e: string, p: unknown) => e === 'sync' && !(p as { running: boolean }).running && (p as { lastSuccessAt: string | null }).lastSuccessAt !== null;
+      const done = (e: string, p: unknown) =>
+        e === 'sync' && !(p as { running: boolean }).running && (p as { lastSuccessAt: string | null }).lastSuccessAt !== null;
       if (events.slice(since).some((e) => done(e.event, e.payload))) return resolve();
       waiters.push({ test: done, resolve });
     });

@@ -66,20 +66,17 @@ service.then(
 port.on('message', (msg: ToWorker) => {
   switch (msg.type) {
     case 'invoke':
-      void service
-        .then((s) => relay(s.dispatch, msg.op, msg.params))
-        .then((reply) => post({ type: 'reply', id: msg.id, reply }));
+      void service.then((s) => relay(s.dispatch, msg.op, msg.params)).then((reply) => post({ type: 'reply', id: msg.id, reply }));
       return;
     case 'stop':
       // Persist the cache, close the faces, then end the thread.
-      void service
-        .then((s) => s.close())
-        .finally(() => process.exit(0));
+      void service.then((s) => s.close()).finally(() => process.exit(0));
       return;
     case 'crash':
-      if (start.allowCrash) setImmediate(() => {
-        throw new Error('crash requested by a test');
-      });
+      if (start.allowCrash)
+        setImmediate(() => {
+          throw new Error('crash requested by a test');
+        });
       return;
   }
 });

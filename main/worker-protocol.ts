@@ -22,10 +22,7 @@ export interface WorkerStart {
   allowCrash?: boolean;
 }
 
-export type ToWorker =
-  | { type: 'invoke'; id: number; op: string; params: unknown }
-  | { type: 'stop' }
-  | { type: 'crash' };
+export type ToWorker = { type: 'invoke'; id: number; op: string; params: unknown } | { type: 'stop' } | { type: 'crash' };
 
 export type FromWorker =
   | { type: 'ready'; baseUrl?: string; clobUrl?: string }

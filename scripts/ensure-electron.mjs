@@ -18,8 +18,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const SERVE_HINT =
-  'Run "npm run serve" for the headless service and web UI at http://127.0.0.1:7310/app/';
+const SERVE_HINT = 'Run "npm run serve" for the headless service and web UI at http://127.0.0.1:7310/app/';
 
 /** Upper bound on the installer; a blackholed network would otherwise hang `npm start`. */
 const INSTALL_TIMEOUT_MS = Number(process.env.MARKETDESK_ELECTRON_INSTALL_TIMEOUT_MS) || 600_000;
@@ -139,9 +138,7 @@ export async function ensureElectron() {
 
   if (binaryUsable(electronDir, version)) return installedExecutable(electronDir);
 
-  process.stdout.write(
-    `marketdesk: Electron ${version} is not installed yet; downloading it for ${process.platform}-${process.arch}...\n`,
-  );
+  process.stdout.write(`marketdesk: Electron ${version} is not installed yet; downloading it for ${process.platform}-${process.arch}...\n`);
   const result = await runInstaller(join(electronDir, 'install.js'));
   if (!result.ok) fail(`the Electron binary could not be downloaded (${result.reason})`);
   if (!binaryUsable(electronDir, version)) {

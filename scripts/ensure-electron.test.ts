@@ -4,15 +4,7 @@
  * download is forced to fail fast (mirror on a closed port, empty cache).
  */
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,18 +12,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 const repo = resolve(import.meta.dirname, '..');
 const realNodeModules = join(repo, 'node_modules');
 const realElectron = join(realNodeModules, 'electron');
-const version = (JSON.parse(readFileSync(join(realElectron, 'package.json'), 'utf8')) as {
-  version: string;
-}).version;
+const version = (
+  JSON.parse(readFileSync(join(realElectron, 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 const executable =
-  process.platform === 'darwin'
-    ? 'Electron.app/Contents/MacOS/Electron'
-    : process.platform === 'win32'
-      ? 'electron.exe'
-      : 'electron';
+  process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : process.platform === 'win32' ? 'electron.exe' : 'electron';
 
-const MESSAGE =
-  /^marketdesk: the Electron binary could not be downloaded \((.+)\)\. Run "npm run serve" for the headless service and web UI at http:\/\/127\.0\.0\.1:7310\/app\/$/;
+const MESSAGE = new RegExp(
+  String.raw`^marketdesk: the Electron binary could not be downloaded \((.+)\)\. ` +
+    String.raw`Run "npm run serve" for the headless service and web UI at http://127\.0\.0\.1:7310/app/$`,
+);
 
 let work: string;
 let electronDir: string;
@@ -97,9 +89,7 @@ describe('ensure-electron', () => {
     const r = run({ ELECTRON_OVERRIDE_DIST_PATH: join(work, 'empty') });
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')).toHaveLength(2); // one line plus its newline
-    expect(r.stderr).toMatch(
-      /^marketdesk: ELECTRON_OVERRIDE_DIST_PATH is set but .+ does not exist\. Run "npm run serve"/,
-    );
+    expect(r.stderr).toMatch(/^marketdesk: ELECTRON_OVERRIDE_DIST_PATH is set but .+ does not exist\. Run "npm run serve"/);
   });
 
   it("accepts electron-vite's ELECTRON_EXEC_PATH when the file exists", () => {

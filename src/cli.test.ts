@@ -12,6 +12,7 @@ import { l2Headers } from './auth/l2.ts';
 import { CACHE_FILE, CatalogStore } from './store/catalog-store.ts';
 import { FIXTURES_DIR, tempDir } from './testing/fixtures.ts';
 import { startFake } from './testing/sync-harness.ts';
+import { CLI_ENTRY } from './testing/built-cli.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -27,7 +28,7 @@ interface Run {
 }
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
     cwd: ROOT,
     env: { ...process.env, XDG_CONFIG_HOME: tempDir().dir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,7 +116,18 @@ describe('marketdesk CLI', () => {
   });
 
   it('serve --offline answers from the cache without contacting any upstream', async () => {
-    const run = cli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', '--gamma-url', 'http://127.0.0.1:9']);
+    const run = cli([
+      'serve',
+      '--offline',
+      '--data-dir',
+      tmp(),
+      '--base-port',
+      '0',
+      '--clob-port',
+      '0',
+      '--gamma-url',
+      'http://127.0.0.1:9',
+    ]);
     await expect.poll(() => /base: (http:\/\/\S+)/.exec(run.stdout()), poll).toBeTruthy();
     const base = /base: (http:\/\/\S+)/.exec(run.stdout())![1]!;
     expect(await (await fetch(`${base}/markets`)).json()).toEqual([]);
@@ -155,7 +167,7 @@ describe('marketdesk CLI', () => {
   describe('credentials', () => {
     const CREDS: Credentials = {
       apiKey: 'cli-test-key-7d3e9a10-5b2c-4f6e-8a1d-0c9b8a7f6e5d',
-      secret: Buffer.alloc(32, 5).toString('base64url') + '=',
+      secret: `${Buffer.alloc(32, 5).toString('base64url')}=`,
       passphrase: 'cli-test-passphrase-0f1e2d3c4b5a69788796a5b4c3d2e1f0',
       address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
     };
@@ -177,7 +189,18 @@ describe('marketdesk CLI', () => {
     });
 
     it('takes a 0600 file and checks L2 auth on the clob face', async () => {
-      const run = cli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', '--credentials', credsFile(0o600)]);
+      const run = cli([
+        'serve',
+        '--offline',
+        '--data-dir',
+        tmp(),
+        '--base-port',
+        '0',
+        '--clob-port',
+        '0',
+        '--credentials',
+        credsFile(0o600),
+      ]);
       await expect.poll(() => /clob: (http:\/\/\S+)/.exec(run.stdout()), poll).toBeTruthy();
       const clob = /clob: (http:\/\/\S+)/.exec(run.stdout())![1]!;
       expect(await (await signedGet(clob)).json()).toEqual({ data: [], next_cursor: '', limit: 100, count: 0 });
@@ -190,10 +213,29 @@ describe('marketdesk CLI', () => {
       const f = await startFakeUpstream({ catalog: createSyntheticCatalog({ markets: 40, seed: 3 }), clob: { credentials: CREDS } });
       cleanups.push(() => f.close());
       const env = {
-        MARKETDESK_API_KEY: CREDS.apiKey, MARKETDESK_API_SECRET: CREDS.secret,
-        MARKETDESK_API_PASSPHRASE: CREDS.passphrase, MARKETDESK_ADDRESS: CREDS.address,
+        MARKETDESK_API_KEY: CREDS.apiKey,
+        MARKETDESK_API_SECRET: CREDS.secret,
+        MARKETDESK_API_PASSPHRASE: CREDS.passphrase,
+        MARKETDESK_ADDRESS: CREDS.address,
       };
-      const run = cli(['serve', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', '--gamma-url', f.url, '--clob-url', f.url, '--data-url', f.url], env);
+      const run = cli(
+        [
+          'serve',
+          '--data-dir',
+          tmp(),
+          '--base-port',
+          '0',
+          '--clob-port',
+          '0',
+          '--gamma-url',
+          f.url,
+          '--clob-url',
+          f.url,
+          '--data-url',
+          f.url,
+        ],
+        env,
+      );
       await expect.poll(() => /clob: (http:\/\/\S+)/.exec(run.stdout()), poll).toBeTruthy();
       const clob = /clob: (http:\/\/\S+)/.exec(run.stdout())![1]!;
       const page = (await (await signedGet(clob)).json()) as { count: number; next_cursor: string };
@@ -204,10 +246,13 @@ describe('marketdesk CLI', () => {
     });
 
     it('names the missing variable of a partial set', async () => {
-      const run = cli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0'], { MARKETDESK_API_KEY: CREDS.apiKey });
+      const run = cli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0'], {
+        MARKETDESK_API_KEY: CREDS.apiKey,
+      });
       expect((await run.exited).code).toBe(1);
       expect(run.stderr()).toBe(
-        'marketdesk: incomplete credentials in the environment: MARKETDESK_API_SECRET, MARKETDESK_API_PASSPHRASE, MARKETDESK_ADDRESS not set\n',
+        'marketdesk: incomplete credentials in the environment: ' +
+          'MARKETDESK_API_SECRET, MARKETDESK_API_PASSPHRASE, MARKETDESK_ADDRESS not set\n',
       );
     });
   });

@@ -1,5 +1,6 @@
 /**
- * `marketdesk serve | sync | fake-upstream`: the headless entry points (npm run serve, ...).
+ * `marketdesk serve | sync | demo | fake-upstream`: the headless entry points (npm run serve, ...),
+ * built to out/main/cli.js so no TypeScript runner is needed at run time.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,7 +19,8 @@ const USAGE = {
     '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N] [--sites FILE] ' +
     '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits]',
   sync:
-    'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] [--horizon-days N] [--limits FILE]',
+    'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] ' +
+    '[--horizon-days N] [--limits FILE]',
 };
 
 const upstreamFlags = {
@@ -63,7 +65,8 @@ export function defaultDataDir(): string {
 
 function intFlag(v: string | undefined, name: string, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be an integer between ${min} and ${max}`);
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new UsageError(`--${name} must be an integer between ${min} and ${max}`);
   return Number(v);
 }
 
@@ -101,7 +104,8 @@ function readLimits(file: string | undefined): LimitsTable {
 function readSites(file: string | undefined): SiteMap {
   if (!file) return {};
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--sites must be a JSON object of site -> [wallet, ...]');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError('--sites must be a JSON object of site -> [wallet, ...]');
   for (const [site, wallets] of Object.entries(parsed)) {
     if (!Array.isArray(wallets) || !wallets.every((w) => typeof w === 'string')) {
       throw new UsageError(`--sites: "${site}" must map to an array of wallet addresses`);
@@ -141,7 +145,10 @@ async function serve(argv: string[]): Promise<void> {
     log,
   });
   const counts = service.store.reader.counts();
-  console.log(`marketdesk ${v.offline ? 'serving its cache offline' : `syncing from ${urls.gamma}`}; ${counts.markets} markets, ${counts.events} events cached in ${dataDir}`);
+  console.log(
+    `marketdesk ${v.offline ? 'serving its cache offline' : `syncing from ${urls.gamma}`}; ` +
+      `${counts.markets} markets, ${counts.events} events cached in ${dataDir}`,
+  );
   console.log(`base: ${service.baseUrl}`);
   console.log(`clob: ${service.clobUrl}`);
   if (v['no-limits']) console.log('inbound rate limits are off (--no-limits)');
@@ -164,13 +171,21 @@ async function serve(argv: string[]): Promise<void> {
 }
 
 async function syncOnce(argv: string[]): Promise<void> {
-  const { values: v } = parseArgs({ args: argv, options: { ...upstreamFlags, limits: { type: 'string' } }, strict: true, allowPositionals: false });
+  const { values: v } = parseArgs({
+    args: argv,
+    options: { ...upstreamFlags, limits: { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
   if (v.help) return void console.log(USAGE.sync);
   const { profile, urls } = upstreamConfig(v);
   const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 36500);
   const dataDir = v['data-dir'] ?? defaultDataDir();
   const service = await startService({
-    dataDir, http: false, profile, urls,
+    dataDir,
+    http: false,
+    profile,
+    urls,
     // The outbound budgets (`--limits FILE` replaces section 8's table).
     limits: { table: readLimits(v.limits), inbound: false },
     // Fail within seconds when the upstream is unreachable, not after minutes of backoff.
@@ -189,7 +204,8 @@ async function syncOnce(argv: string[]): Promise<void> {
   await service.close();
   const peak = process.resourceUsage().maxRSS / 1024;
   console.log(
-    `synced ${counts.markets} markets, ${counts.events} events, ${counts.tags} tags from ${urls.gamma} in ${((performance.now() - t0) / 1000).toFixed(1)} s into ${dataDir} (peak RSS ${peak.toFixed(0)} MiB)`,
+    `synced ${counts.markets} markets, ${counts.events} events, ${counts.tags} tags from ${urls.gamma} ` +
+      `in ${((performance.now() - t0) / 1000).toFixed(1)} s into ${dataDir} (peak RSS ${peak.toFixed(0)} MiB)`,
   );
 }
 
@@ -201,12 +217,16 @@ export async function main(argv: string[]): Promise<void> {
         return await serve(rest);
       case 'sync':
         return await syncOnce(rest);
+      case 'demo': {
+        const { runDemo } = await import('./demo.ts');
+        return await runDemo(rest, consoleLogger);
+      }
       case 'fake-upstream': {
         const { runFakeUpstream } = await import('./fake-upstream/main.ts');
         return await runFakeUpstream(rest);
       }
       default:
-        throw new UsageError(`usage: marketdesk serve|sync|fake-upstream [flags]  (try --help after a command)`);
+        throw new UsageError(`usage: marketdesk serve|sync|demo|fake-upstream [flags]  (try --help after a command)`);
     }
   } catch (e) {
     const usage = cmd === 'serve' || cmd === 'sync' ? `\n${USAGE[cmd]}` : '';

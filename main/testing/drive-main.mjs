@@ -21,7 +21,12 @@ void (async () => {
   const invoke = (event, op, params) => stub.handlers.get('marketdesk:invoke')(event, op, params);
   const desktop = (method, arg) => stub.handlers.get('marketdesk:desktop')(trusted, method, arg);
   const out = {};
-  out.window = { sandbox: win.options.webPreferences.sandbox, contextIsolation: win.options.webPreferences.contextIsolation, nodeIntegration: win.options.webPreferences.nodeIntegration, args: win.options.webPreferences.additionalArguments };
+  out.window = {
+    sandbox: win.options.webPreferences.sandbox,
+    contextIsolation: win.options.webPreferences.contextIsolation,
+    nodeIntegration: win.options.webPreferences.nodeIntegration,
+    args: win.options.webPreferences.additionalArguments,
+  };
   out.status = await invoke(trusted, 'service.status', {});
   out.markets = await invoke(trusted, 'markets.list', { limit: 2 });
   out.badParam = await invoke(trusted, 'markets.list', { limit: 1000 });

@@ -27,7 +27,12 @@ export const app = {
   whenReady: () => Promise.resolve(),
   quit() {
     if (quitting) return;
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     appEvents.emit('before-quit', event);
     if (event.defaultPrevented) return;
     quitting = true;
@@ -46,20 +51,39 @@ export class BrowserWindow extends EventEmitter {
     this.webContents = { send: (...args) => stub.sent.push(args) };
     stub.windows.push(this);
   }
-  loadFile(file) { this.loaded = file; return Promise.resolve(); }
-  loadURL(url) { this.loaded = url; return Promise.resolve(); }
-  maximize() { this.maximized = true; }
-  isMaximized() { return this.maximized; }
-  isMinimized() { return false; }
+  loadFile(file) {
+    this.loaded = file;
+    return Promise.resolve();
+  }
+  loadURL(url) {
+    this.loaded = url;
+    return Promise.resolve();
+  }
+  maximize() {
+    this.maximized = true;
+  }
+  isMaximized() {
+    return this.maximized;
+  }
+  isMinimized() {
+    return false;
+  }
   restore() {}
   focus() {}
   show() {}
-  getNormalBounds() { return { x: 10, y: 20, width: this.options.width, height: this.options.height }; }
+  getNormalBounds() {
+    return { x: 10, y: 20, width: this.options.width, height: this.options.height };
+  }
 }
 
 export const ipcMain = { handle: (channel, fn) => stub.handlers.set(channel, fn) };
 export const nativeTheme = { shouldUseDarkColors: false };
-export const shell = { openExternal: (url) => { stub.opened.push(url); return Promise.resolve(); } };
+export const shell = {
+  openExternal: (url) => {
+    stub.opened.push(url);
+    return Promise.resolve();
+  },
+};
 export const safeStorage = {
   isEncryptionAvailable: () => true,
   getSelectedStorageBackend: () => 'gnome_libsecret',

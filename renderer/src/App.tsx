@@ -19,7 +19,13 @@ import { MarketsView } from './views/Markets.tsx';
 import { OrdersView } from './views/Orders.tsx';
 import { SearchView } from './views/Search.tsx';
 
-const TAB_LABEL: Record<Tab, string> = { markets: 'Markets', events: 'Events', search: 'Search', orders: 'Orders', leaderboard: 'Leaderboard' };
+const TAB_LABEL: Record<Tab, string> = {
+  markets: 'Markets',
+  events: 'Events',
+  search: 'Search',
+  orders: 'Orders',
+  leaderboard: 'Leaderboard',
+};
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 export function App() {
@@ -79,7 +85,7 @@ function Shell() {
       <header className="bar">
         <img className="bar-icon" src={icon} alt="" width={20} height={20} />
         <span className="bar-title">marketdesk</span>
-        <nav className="tabs" role="tablist" aria-label="Views">
+        <div className="tabs" role="tablist" aria-label="Views">
           {TABS.map((t, i) => (
             <button
               key={t}
@@ -95,7 +101,7 @@ function Shell() {
               {TAB_LABEL[t]}
             </button>
           ))}
-        </nav>
+        </div>
         <span className="toolbar-spacer" />
         <div className="search-box">
           <svg className="search-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
@@ -125,7 +131,13 @@ function Shell() {
           />
           <kbd className="search-kbd">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
         </div>
-        <button type="button" className="icon-btn" aria-label="API credentials" title="API credentials" onClick={() => nav.setCredentialsOpen(true)}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="API credentials"
+          title="API credentials"
+          onClick={() => nav.setCredentialsOpen(true)}
+        >
           <svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true">
             <circle cx="5" cy="8" r="3" fill="none" stroke="currentColor" strokeWidth="1.5" />
             <path d="M8 8 H15 M12.5 8 V11 M14.5 8 V10" stroke="currentColor" strokeWidth="1.5" fill="none" strokeLinecap="round" />

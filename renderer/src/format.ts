@@ -8,7 +8,12 @@ const locale = undefined; // the user's (navigator.language)
 
 const moneyCompact = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 });
 const moneyFull = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-const moneyExact = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const moneyExact = new Intl.NumberFormat(locale, {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
 const percent1 = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });

@@ -18,9 +18,12 @@ const anyText = (maxLength = 80) =>
   fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength }).map((units) => String.fromCharCode(...units));
 /** Mostly base64 digits of both alphabets, with padding, whitespace and stray characters among them. */
 const base64ish = fc
-  .array(fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_', '=', ' ', '\n', '.', '%', 'é', 'Ł', '\u013d'), {
-    maxLength: 120,
-  })
+  .array(
+    fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_', '=', ' ', '\n', '.', '%', 'é', 'Ł', '\u013d'),
+    {
+      maxLength: 120,
+    },
+  )
   .map((cs) => cs.join(''));
 /** What real secrets look like: random bytes in base64url or base64, padded or not. */
 const realSecret = fc
@@ -34,8 +37,10 @@ const realSecret = fc
 const anySecret = fc.oneof(realSecret, base64ish, anyText(40));
 
 describe('browser L2 signer', () => {
-  it('matches the official clients\' test vectors', async () => {
-    expect(await hmacSignature(ZERO_SECRET, '1000000test-sign/orders{"hash": "0x123"}')).toBe('ZwAdJKvoYRlEKDkNMwd5BuwNNtg93kNaR_oU2HrfVvc=');
+  it("matches the official clients' test vectors", async () => {
+    expect(await hmacSignature(ZERO_SECRET, '1000000test-sign/orders{"hash": "0x123"}')).toBe(
+      'ZwAdJKvoYRlEKDkNMwd5BuwNNtg93kNaR_oU2HrfVvc=',
+    );
     expect(await hmacSignature(ZERO_SECRET, '1GET/')).toBe('eHaylCwqRSOa2LFD77Nt_SaTpbsxzN8eTEI3LryhEj4=');
     expect(await hmacSignature(ZERO_SECRET, l2Message(1000000, 'test-sign', '/orders', '{"hash":"0x123"}'))).toBe(
       '4gJVbox-R6XlDK4nlaicig0_ANVL1qdcahiL8CXfXLM=',
@@ -45,9 +50,15 @@ describe('browser L2 signer', () => {
   it('builds the message as l2.ts does, the path without its query string', () => {
     expect(l2Message(5, 'GET', '/data/orders?next_cursor=MA%3D%3D&market=0x1')).toBe('5GET/data/orders');
     fc.assert(
-      fc.property(fc.oneof(fc.nat(), anyText(12)), anyText(8), anyText(), fc.option(anyText(), { nil: undefined }), (ts, method, path, body) => {
-        expect(l2Message(ts, method, path, body)).toBe(node.l2Message(ts, method, path, body));
-      }),
+      fc.property(
+        fc.oneof(fc.nat(), anyText(12)),
+        anyText(8),
+        anyText(),
+        fc.option(anyText(), { nil: undefined }),
+        (ts, method, path, body) => {
+          expect(l2Message(ts, method, path, body)).toBe(node.l2Message(ts, method, path, body));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -88,7 +99,9 @@ describe('browser L2 signer', () => {
     const h = await l2Headers(CREDS, { method: 'GET', path: '/data/orders' }, { nowMs: NOW });
     expect(h).toEqual(node.l2Headers(CREDS, { method: 'GET', path: '/data/orders' }, { nowMs: NOW }));
     const lower = Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
-    expect(node.verifyL2(CREDS, { method: 'GET', path: '/data/orders?next_cursor=MTAw&market=0x1', headers: lower }, { nowMs: NOW + 5000 })).toBe(true);
+    expect(
+      node.verifyL2(CREDS, { method: 'GET', path: '/data/orders?next_cursor=MTAw&market=0x1', headers: lower }, { nowMs: NOW + 5000 }),
+    ).toBe(true);
     // Another secret: refused.
     const other = await l2Headers({ ...CREDS, secret: ZERO_SECRET }, { method: 'GET', path: '/data/orders' }, { nowMs: NOW });
     const otherLower = Object.fromEntries(Object.entries(other).map(([k, v]) => [k.toLowerCase(), v]));
@@ -96,7 +109,11 @@ describe('browser L2 signer', () => {
 
     await fc.assert(
       fc.asyncProperty(
-        realSecret, fc.constantFrom('GET', 'POST', 'DELETE'), fc.webPath(), fc.option(anyText(), { nil: undefined }), fc.maxSafeNat(),
+        realSecret,
+        fc.constantFrom('GET', 'POST', 'DELETE'),
+        fc.webPath(),
+        fc.option(anyText(), { nil: undefined }),
+        fc.maxSafeNat(),
         async (secret, method, path, body, nowMs) => {
           const creds = { ...CREDS, secret };
           const req = { method, path, ...(body !== undefined ? { body } : {}) };

@@ -78,7 +78,11 @@ export function l2Message(timestamp: string | number, method: string, path: stri
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
   // Browsers offer WebCrypto only to secure contexts: https, or http on 127.0.0.1 / localhost.
-  if (!s) throw new Error('This page cannot sign requests: open it at http://127.0.0.1 or http://localhost (or over https), where the browser offers WebCrypto.');
+  if (!s)
+    throw new Error(
+      'This page cannot sign requests: open it at http://127.0.0.1 or http://localhost (or over https), ' +
+        'where the browser offers WebCrypto.',
+    );
   return s;
 }
 

@@ -11,7 +11,12 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** The contract's bound on each field (`credentials.set`), and src/auth/credentials.ts's. */
 const MAX_LENGTH = 512;
 
-const LABELS: Record<(typeof FIELDS)[number], string> = { apiKey: 'API key', secret: 'secret', passphrase: 'passphrase', address: 'address' };
+const LABELS: Record<(typeof FIELDS)[number], string> = {
+  apiKey: 'API key',
+  secret: 'secret',
+  passphrase: 'passphrase',
+  address: 'address',
+};
 
 /**
  * Checks and trims credentials the way the service's parseCredentials does (it trims the ones

@@ -4,8 +4,12 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
-  LEADERBOARD_CATEGORIES, LEADERBOARD_ORDER, LEADERBOARD_PERIODS,
-  type LeaderboardCategory, type LeaderboardOrder, type LeaderboardPeriod,
+  LEADERBOARD_CATEGORIES,
+  LEADERBOARD_ORDER,
+  LEADERBOARD_PERIODS,
+  type LeaderboardCategory,
+  type LeaderboardOrder,
+  type LeaderboardPeriod,
 } from './api.ts';
 import { saveUiState, type Persisted } from './persist.ts';
 
@@ -50,7 +54,8 @@ export const DEFAULT_UI: UiState = {
 
 const oneOf = <T extends string>(v: unknown, values: readonly T[], fallback: T): T =>
   typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : fallback;
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const str = (v: unknown, max = 300): string | undefined => (typeof v === 'string' && v.length <= max ? v : undefined);
 
 function readRef<K extends string>(v: unknown, label: K): ({ id: string } & Record<K, string>) | undefined {
@@ -107,7 +112,10 @@ export function readUiState(raw: Persisted): UiState {
 }
 
 /** Catalog filters as `markets.list` / `events.list` parameters. */
-export function filterParams(f: CatalogFilters, withEvent: boolean): { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number } {
+export function filterParams(
+  f: CatalogFilters,
+  withEvent: boolean,
+): { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number } {
   const p: { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number } = {};
   for (const k of ['active', 'closed', 'archived'] as const) {
     if (f[k] !== 'any') p[k] = f[k] === 'yes';

@@ -37,7 +37,9 @@ function errorOf(fn: () => unknown): CredentialsError {
   throw new Error('expected a CredentialsError');
 }
 
-const noSecrets = (s: string) => SECRET_VALUES.forEach((v) => expect(s).not.toContain(v));
+const noSecrets = (s: string) => {
+  for (const v of SECRET_VALUES) expect(s).not.toContain(v);
+};
 
 describe.skipIf(process.platform === 'win32')('credentials file', () => {
   it('reads a 0600 file', () => {

@@ -26,7 +26,8 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** Validates a credentials object; the error names the field, never its value. */
 export function parseCredentials(input: unknown, where = 'credentials'): Credentials {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new CredentialsError(`${where} must be a JSON object with apiKey, secret, passphrase and address`);
+  if (!input || typeof input !== 'object' || Array.isArray(input))
+    throw new CredentialsError(`${where} must be a JSON object with apiKey, secret, passphrase and address`);
   const v = input as Record<string, unknown>;
   const out = {} as Credentials;
   for (const f of FIELDS) {

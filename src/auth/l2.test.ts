@@ -17,7 +17,10 @@ const NOW_S = Math.floor(NOW / 1000);
 function clientSignature(secret: string, timestamp: number, method: string, requestPath: string, body?: string): string {
   let message = timestamp + method + requestPath;
   if (body !== undefined) message += body;
-  const sanitized = secret.replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/=]/g, '');
+  const sanitized = secret
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .replace(/[^A-Za-z0-9+/=]/g, '');
   const key = Buffer.from(sanitized, 'base64');
   const sig = createHmac('sha256', key).update(message).digest('base64');
   return sig.replace(/\+/g, '-').replace(/\//g, '_');
@@ -40,7 +43,7 @@ const req = (headers: Record<string, string>, path = '/data/orders'): L2Request 
 const verify = (r: L2Request, c: Credentials | undefined = CREDS, nowMs = NOW) => verifyL2(c, r, { nowMs });
 
 describe('L2 signature', () => {
-  it('matches the official clients\' test vectors', () => {
+  it("matches the official clients' test vectors", () => {
     expect(hmacSignature(ZERO_SECRET, '1000000test-sign/orders{"hash": "0x123"}')).toBe('ZwAdJKvoYRlEKDkNMwd5BuwNNtg93kNaR_oU2HrfVvc=');
     expect(hmacSignature(ZERO_SECRET, '1GET/')).toBe('eHaylCwqRSOa2LFD77Nt_SaTpbsxzN8eTEI3LryhEj4=');
     expect(hmacSignature(ZERO_SECRET, l2Message(1000000, 'test-sign', '/orders', '{"hash":"0x123"}'))).toBe(

@@ -1,6 +1,6 @@
 /**
  * CLOB L2 (API-key) authentication, as Polymarket's and Kuest's clients do it
- * (research/clob-data-limits.md §1): five headers, in the `POLY_*` or the `KUEST_*` family,
+ * (docs/upstream/clob-data-limits.md §1): five headers, in the `POLY_*` or the `KUEST_*` family,
  * and an HMAC-SHA256 over `timestamp + METHOD + path + body` keyed by the base64url-decoded
  * secret, sent as URL-safe base64 with its padding. The path never includes the query string.
  */
@@ -92,7 +92,8 @@ export function verifyL2(creds: Credentials | undefined, req: L2Request, opts: V
   for (const family of HEADER_FAMILIES) {
     const get = (n: string) => header(req.headers, `${family}_${n}`);
     const [address, signature, timestamp, apiKey, passphrase] = ['ADDRESS', 'SIGNATURE', 'TIMESTAMP', 'API_KEY', 'PASSPHRASE'].map(get);
-    if (address === undefined || signature === undefined || timestamp === undefined || apiKey === undefined || passphrase === undefined) continue;
+    if (address === undefined || signature === undefined || timestamp === undefined || apiKey === undefined || passphrase === undefined)
+      continue;
     if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowS - Number(timestamp)) > windowS) continue;
     // Every check runs so the answer takes the same time whichever part was wrong.
     const expected = hmacSignature(creds.secret, l2Message(timestamp, req.method, req.path, req.body ?? ''));

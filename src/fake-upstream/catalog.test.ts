@@ -1,12 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { FIXTURES_DIR } from './fixture-catalog.ts';
 import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
 import { createSyntheticCatalog, FakeCatalog } from './catalog.ts';
 import { loadFixtureCatalog } from './fixture-catalog.ts';
 import { generateCatalog } from './synthetic.ts';
 import { timeKey } from './time-format.ts';
 
-const DIR = fileURLToPath(new URL('../../../shared/fixtures/gamma/', import.meta.url));
+const DIR = `${FIXTURES_DIR}/`;
 
 /** Largest updatedAt anywhere in the catalog (items as served). */
 function maxUpdated(c: FakeCatalog): number {
@@ -91,7 +91,15 @@ describe.each([0, 50_000_000])('FakeCatalog mutations (json cache %i chars)', (j
 
   it('addEvent adds its nested markets', () => {
     const c = fresh();
-    const event: GammaEvent = { id: '999999', slug: 'new-event', title: 'New', markets: [{ id: '9999990', question: 'A?' }, { id: '9999991', question: 'B?' }] };
+    const event: GammaEvent = {
+      id: '999999',
+      slug: 'new-event',
+      title: 'New',
+      markets: [
+        { id: '9999990', question: 'A?' },
+        { id: '9999991', question: 'B?' },
+      ],
+    };
     const added = c.addEvent(event);
     expect(added.markets!.map((m) => m.id)).toEqual(['9999990', '9999991']);
     expect(c.getMarket('9999991')!.events![0]!.slug).toBe('new-event');
@@ -144,7 +152,9 @@ describe('FakeCatalog serialisation', () => {
     }
     expect(Object.keys(c.getEvent('2')!)).toEqual(['id', 'markets', 'title']);
     expect(Object.keys(c.getEvent('6')!).at(-1)).toBe('markets');
-    const parents = ['1', '2', '3', '4'].map((id) => Object.fromEntries(Object.entries(c.eventRecord(id)!.obj).filter(([k]) => k !== 'markets')));
+    const parents = ['1', '2', '3', '4'].map((id) =>
+      Object.fromEntries(Object.entries(c.eventRecord(id)!.obj).filter(([k]) => k !== 'markets')),
+    );
     expect(c.marketJson(c.marketRecord('5')!)).toBe(JSON.stringify({ ...m, events: parents }));
   });
 });

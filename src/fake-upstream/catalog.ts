@@ -60,7 +60,7 @@ const SENTINEL_JSON = JSON.stringify(SENTINEL);
 type Obj = Record<string, unknown>;
 
 function hasOwn(o: object, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k);
+  return Object.hasOwn(o, k);
 }
 
 /** `obj` with `key` removed, other keys in their order (a loop: rest-destructuring a computed key is slow). */
@@ -85,15 +85,15 @@ function jsonWithout(obj: Obj, key: string): { json: string; cut: number } {
   if (s[keyStart - 1] === ',') return { json: s.slice(0, keyStart - 1) + s.slice(end), cut: keyStart - 1 };
   // First key: `{"key":X,...}` or `{"key":X}`.
   const rest = s.slice(end);
-  return { json: rest === '}' ? '{}' : '{' + rest.slice(1), cut: 0 };
+  return { json: rest === '}' ? '{}' : `{${rest.slice(1)}`, cut: 0 };
 }
 
 /** Puts `"key":arr` into `json` at `cut` (see jsonWithout). */
 function splice(json: string, key: string, arr: string, cut: number): string {
   if (json === '{}') return `{"${key}":${arr}}`;
-  if (cut < 0) return json.slice(0, -1) + `,"${key}":` + arr + '}';
-  if (cut === 0) return `{"${key}":` + arr + ',' + json.slice(1);
-  return json.slice(0, cut) + `,"${key}":` + arr + json.slice(cut);
+  if (cut < 0) return `${json.slice(0, -1)},"${key}":${arr}}`;
+  if (cut === 0) return `{"${key}":${arr},${json.slice(1)}`;
+  return `${json.slice(0, cut)},"${key}":${arr}${json.slice(cut)}`;
 }
 
 /** Copy of `obj` with `patch` applied: existing keys keep their place, `undefined` deletes a key. */
@@ -354,7 +354,7 @@ export class FakeCatalog {
   /** JSON of the `/markets` item; equals JSON.stringify(marketItem(rec)). */
   marketJson(rec: MarketRecord, scope?: Map<string, string>): string {
     if (Array.isArray(rec.obj.events) || rec.eventIds.length === 0) {
-      const key = 'M' + rec.id;
+      const key = `M${rec.id}`;
       let s = this.json.get(key);
       if (s === undefined) {
         s = JSON.stringify(rec.obj);
@@ -363,12 +363,12 @@ export class FakeCatalog {
       return s;
     }
     const events = rec.eventIds.map((e) => this.partialEventJson(this.events.get(e)!, scope)).join(',');
-    return splice(this.nestedMarketJson(rec), 'events', '[' + events + ']', -1);
+    return splice(this.nestedMarketJson(rec), 'events', `[${events}]`, -1);
   }
 
   /** JSON of the market as nested in an event (no `events` key). */
   nestedMarketJson(rec: MarketRecord): string {
-    const key = 'N' + rec.id;
+    const key = `N${rec.id}`;
     let s = this.json.get(key);
     if (s === undefined) {
       s = JSON.stringify(omit(rec.obj, 'events'));
@@ -382,11 +382,11 @@ export class FakeCatalog {
     const partial = this.partialEventJson(rec);
     if (!withMarkets) return partial;
     const markets = rec.marketIds.map((m) => this.nestedMarketJson(this.markets.get(m)!)).join(',');
-    return splice(partial, 'markets', '[' + markets + ']', rec.cut ?? -1);
+    return splice(partial, 'markets', `[${markets}]`, rec.cut ?? -1);
   }
 
   private partialEventJson(rec: EventRecord, scope?: Map<string, string>): string {
-    const key = 'P' + rec.id;
+    const key = `P${rec.id}`;
     let s = scope?.get(key) ?? this.json.get(key);
     if (s === undefined || rec.cut === undefined) {
       const { json, cut } = jsonWithout(rec.obj, 'markets');
@@ -399,12 +399,12 @@ export class FakeCatalog {
   }
 
   private forgetMarketJson(rec: MarketRecord): void {
-    this.json.delete('M' + rec.id);
-    this.json.delete('N' + rec.id);
+    this.json.delete(`M${rec.id}`);
+    this.json.delete(`N${rec.id}`);
   }
 
   private forgetEventJson(rec: EventRecord): void {
-    this.json.delete('P' + rec.id);
+    this.json.delete(`P${rec.id}`);
     rec.cut = undefined;
   }
 

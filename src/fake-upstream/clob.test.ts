@@ -12,14 +12,27 @@ import { startFakeUpstream, type FakeUpstream } from './server.ts';
 
 const CREDS: Credentials = {
   apiKey: '6c1e0d1a-7f4e-4c1b-9d7e-2b8f3a5c9e10',
-  secret: Buffer.alloc(32, 7).toString('base64url') + '=',
+  secret: `${Buffer.alloc(32, 7).toString('base64url')}=`,
   passphrase: 'p'.repeat(64),
   address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
 };
 
 const SNAKE_KEYS = [
-  'asset_id', 'associate_trades', 'created_at', 'expiration', 'id', 'maker_address', 'market', 'order_type', 'original_size',
-  'outcome', 'owner', 'price', 'side', 'size_matched', 'status',
+  'asset_id',
+  'associate_trades',
+  'created_at',
+  'expiration',
+  'id',
+  'maker_address',
+  'market',
+  'order_type',
+  'original_size',
+  'outcome',
+  'owner',
+  'price',
+  'side',
+  'size_matched',
+  'status',
 ];
 
 async function get(up: FakeUpstream, path: string, headers: Record<string, string> = {}) {
@@ -63,7 +76,7 @@ describe('fake CLOB /data/orders', () => {
     expect(new Set(all.map((o) => o.id)).size).toBe(275);
   });
 
-  it('serves Polymarket\'s snake_case orders over several markets and assets of its catalog', () => {
+  it("serves Polymarket's snake_case orders over several markets and assets of its catalog", () => {
     const orders = up.clob!.orders;
     for (const o of orders) {
       expect(Object.keys(o).sort()).toEqual(SNAKE_KEYS);
@@ -129,7 +142,16 @@ describe('fake Data API /v1/leaderboard', () => {
     expect(r.body).toEqual(up.leaderboard.board('SPORTS', 'MONTH', 'VOL').slice(1000, 1050));
     const d = await get(up, '/v1/leaderboard');
     expect(d.body).toEqual(up.leaderboard.board('OVERALL', 'DAY', 'PNL').slice(0, 25));
-    expect(Object.keys(d.body[0]).sort()).toEqual(['pnl', 'profileImage', 'proxyWallet', 'rank', 'userName', 'verifiedBadge', 'vol', 'xUsername']);
+    expect(Object.keys(d.body[0]).sort()).toEqual([
+      'pnl',
+      'profileImage',
+      'proxyWallet',
+      'rank',
+      'userName',
+      'verifiedBadge',
+      'vol',
+      'xUsername',
+    ]);
   });
 
   it('filters by user (any case) and userName', async () => {
@@ -140,8 +162,13 @@ describe('fake Data API /v1/leaderboard', () => {
 
   it('rejects bad values like the Data API', async () => {
     for (const [q, param] of [
-      ['category=GEOPOLITICS', 'category'], ['timePeriod=YEAR', 'timePeriod'], ['orderBy=ROI', 'orderBy'],
-      ['limit=51', 'limit'], ['limit=0', 'limit'], ['offset=1001', 'offset'], ['offset=-1', 'offset'],
+      ['category=GEOPOLITICS', 'category'],
+      ['timePeriod=YEAR', 'timePeriod'],
+      ['orderBy=ROI', 'orderBy'],
+      ['limit=51', 'limit'],
+      ['limit=0', 'limit'],
+      ['offset=1001', 'offset'],
+      ['offset=-1', 'offset'],
     ] as const) {
       expect(await get(up, `/v1/leaderboard?${q}`)).toEqual({ status: 400, body: { error: `invalid ${param} parameter` } });
     }

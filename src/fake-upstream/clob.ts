@@ -1,6 +1,6 @@
 /**
  * The fake upstream's CLOB `GET /data/orders`, in Polymarket's real shape
- * (research/clob-data-limits.md §2): L2-verified against the credentials it was started with,
+ * (docs/upstream/clob-data-limits.md §2): L2-verified against the credentials it was started with,
  * snake_case orders, 100 per page, intermediate cursors base64(offset), last page `LTE=`.
  * The orders are deterministic: drawn by a seeded generator over markets of the fake's catalog
  * (so the app can show their questions), topped up with made-up markets when it has few.
@@ -125,7 +125,8 @@ export function createFakeOrders(opts: FakeOrdersOptions = {}): RawOrder[] {
       outcome: m.outcomes[k] as string,
       expiration: gtd ? String(created + 30 * 86_400) : '0',
       order_type: gtd ? 'GTD' : 'GTC',
-      associate_trades: filled > 0 ? [randHex(rng, 8) + '-' + randHex(rng, 4) + '-' + randHex(rng, 4) + '-' + randHex(rng, 4) + '-' + randHex(rng, 12)] : [],
+      associate_trades:
+        filled > 0 ? [`${randHex(rng, 8)}-${randHex(rng, 4)}-${randHex(rng, 4)}-${randHex(rng, 4)}-${randHex(rng, 12)}`] : [],
       created_at: created,
     });
   }
@@ -161,10 +162,14 @@ export class FakeClob {
 
   /** `GET /data/orders`; the path's other methods and sub-paths are the server's business. */
   orderList(method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders): ClobReply {
-    const ok = verifyL2(this.credentials, { method, path, headers }, {
-      ...(this.opts.windowS !== undefined ? { windowS: this.opts.windowS } : {}),
-      nowMs: (this.opts.now ?? Date.now)(),
-    });
+    const ok = verifyL2(
+      this.credentials,
+      { method, path, headers },
+      {
+        ...(this.opts.windowS !== undefined ? { windowS: this.opts.windowS } : {}),
+        nowMs: (this.opts.now ?? Date.now)(),
+      },
+    );
     if (!ok) return reply(401, UNAUTHORIZED_BODY);
     const cursor = q.get('next_cursor') ?? 'MA==';
     const decoded = cursor === '' ? '0' : Buffer.from(cursor, 'base64').toString('utf8');

@@ -1,5 +1,5 @@
 /**
- * The fake upstream's Data API `GET /v1/leaderboard` (research/clob-data-limits.md §3): a bare
+ * The fake upstream's Data API `GET /v1/leaderboard` (docs/upstream/clob-data-limits.md §3): a bare
  * array of camelCase entries with string ranks, `limit` 1..50 and `offset` 0..1000, bad values
  * answered `{"error":"invalid <param> parameter"}`, unknown parameters ignored (as Polymarket's
  * is believed to). Boards are deterministic for every category, period and order, and differ
@@ -8,15 +8,34 @@
 import { mulberry32, randHex, randInt, type Rng } from './prng.ts';
 
 export const FAKE_CATEGORIES = [
-  'OVERALL', 'POLITICS', 'SPORTS', 'ESPORTS', 'CRYPTO', 'CULTURE', 'MENTIONS', 'WEATHER', 'ECONOMICS', 'TECH', 'FINANCE',
+  'OVERALL',
+  'POLITICS',
+  'SPORTS',
+  'ESPORTS',
+  'CRYPTO',
+  'CULTURE',
+  'MENTIONS',
+  'WEATHER',
+  'ECONOMICS',
+  'TECH',
+  'FINANCE',
 ] as const;
 export const FAKE_PERIODS = ['DAY', 'WEEK', 'MONTH', 'ALL'] as const;
 export const FAKE_ORDERS = ['PNL', 'VOL'] as const;
 
 /** Board length of each category at period ALL; shorter periods have fewer traders. */
 const DEPTH: Record<(typeof FAKE_CATEGORIES)[number], number> = {
-  OVERALL: 2000, POLITICS: 1400, SPORTS: 1250, ESPORTS: 60, CRYPTO: 900, CULTURE: 260, MENTIONS: 37,
-  WEATHER: 12, ECONOMICS: 75, TECH: 150, FINANCE: 320,
+  OVERALL: 2000,
+  POLITICS: 1400,
+  SPORTS: 1250,
+  ESPORTS: 60,
+  CRYPTO: 900,
+  CULTURE: 260,
+  MENTIONS: 37,
+  WEATHER: 12,
+  ECONOMICS: 75,
+  TECH: 150,
+  FINANCE: 320,
 };
 const PERIOD_SHARE: Record<(typeof FAKE_PERIODS)[number], number> = { DAY: 0.6, WEEK: 0.75, MONTH: 0.9, ALL: 1 };
 
@@ -89,10 +108,16 @@ export class FakeLeaderboard {
     const key = `${category}/${period}/${orderBy}`;
     let b = this.boards.get(key);
     if (b) return b;
-    const depth = Math.min(this.traders.length, Math.round((DEPTH[category as keyof typeof DEPTH] ?? 0) * (PERIOD_SHARE[period as keyof typeof PERIOD_SHARE] ?? 1)));
+    const depth = Math.min(
+      this.traders.length,
+      Math.round((DEPTH[category as keyof typeof DEPTH] ?? 0) * (PERIOD_SHARE[period as keyof typeof PERIOD_SHARE] ?? 1)),
+    );
     // The same (category, period) ranks the same traders by PNL or by VOL.
     const rng = mulberry32(this.seed ^ hash(`${category}/${period}`));
-    const pool = this.traders.map((t) => ({ t, r: rng() })).sort((a, b) => a.r - b.r).slice(0, depth);
+    const pool = this.traders
+      .map((t) => ({ t, r: rng() }))
+      .sort((a, b) => a.r - b.r)
+      .slice(0, depth);
     const rows = pool.map(({ t }) => {
       const vol = Math.round(Math.exp(6 + rng() * 10) * 100) / 100;
       return { t, vol, pnl: Math.round(vol * (rng() * 0.6 - 0.2) * 100) / 100 };

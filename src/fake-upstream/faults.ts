@@ -43,7 +43,7 @@ export interface RandomFaults {
 
 function matches(m: FaultMatch | undefined, req: FaultRequest): boolean {
   if (m === undefined) return true;
-  if (typeof m === 'string') return req.path === m || req.path.startsWith(m.endsWith('/') ? m : m + '/');
+  if (typeof m === 'string') return req.path === m || req.path.startsWith(m.endsWith('/') ? m : `${m}/`);
   return m(req);
 }
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { FIXTURES_DIR } from './fixture-catalog.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
 import type { FakeCatalog } from './catalog.ts';
 import { loadFixtureCatalog } from './fixture-catalog.ts';
 
-const DIR = fileURLToPath(new URL('../../../shared/fixtures/gamma/', import.meta.url));
+const DIR = `${FIXTURES_DIR}/`;
 const raw = <T>(file: string): T => JSON.parse(readFileSync(DIR + file, 'utf8')) as T;
 const withoutKey = <T extends object>(o: T, key: string): T => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key)) as T;
 
@@ -105,10 +105,23 @@ describe('loadFixtureCatalog', () => {
       ...eventsFile.flatMap((e) => e.markets!.map((m) => m.id)),
       ...nautilusEvent.flatMap((e) => e.markets!.map((m) => m.id)),
       ...statground.map((m) => m.id),
-      ...['gamma_market', 'gamma_market_closed_binary_accepting_false', 'gamma_market_closed_binary_accepting_true', 'gamma_market_closed_nonbinary_legacy', 'gamma_market_closed_zero_zero_legacy', 'gamma_market_sports_market_map_handicap', 'gamma_market_sports_market_money_line'].map((f) => raw<GammaMarket>(`nautilus_trader/${f}.json`).id),
+      ...[
+        'gamma_market',
+        'gamma_market_closed_binary_accepting_false',
+        'gamma_market_closed_binary_accepting_true',
+        'gamma_market_closed_nonbinary_legacy',
+        'gamma_market_closed_zero_zero_legacy',
+        'gamma_market_sports_market_map_handicap',
+        'gamma_market_sports_market_money_line',
+      ].map((f) => raw<GammaMarket>(`nautilus_trader/${f}.json`).id),
     ]);
     expect(catalog.counts.markets).toBe(ids.size);
-    expect(catalog.marketRecords().map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(
+      catalog
+        .marketRecords()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...ids].sort());
     const nums = catalog.marketRecords().map((r) => r.num);
     for (let i = 1; i < nums.length; i++) expect(nums[i]).toBeGreaterThan(nums[i - 1]!);
   });

@@ -1,13 +1,17 @@
 /**
- * A catalog over the real Gamma responses in shared/fixtures/gamma. Files are read in a fixed
+ * A catalog over the real Gamma responses in the repo's fixtures/gamma. Files are read in a fixed
  * order and a market id keeps its first object, so which copy wins is predictable: the 2026
  * `/markets` dump beats the 2025 `/events` dump for the markets they share. (An event keeps its
  * most complete copy: a full `/events` item beats the partial one nested in a market.)
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
 import { FakeCatalog, type CatalogOptions, type CatalogParts } from './catalog.ts';
+
+/** The recorded Gamma responses shipped in the repo (fixtures/gamma; its README says what each file is). */
+export const FIXTURES_DIR: string = join(PACKAGE_ROOT, 'fixtures', 'gamma');
 
 async function readJson(path: string): Promise<unknown> {
   return JSON.parse(await readFile(path, 'utf8'));

@@ -36,7 +36,8 @@ export class FakeLimits {
     const face = path === '/' || CLOB_PREFIXES.some((p) => path.startsWith(p)) ? 'clob' : 'base';
     const plan = this.limiter.plan(key, face);
     // A route the table names keeps its name; anything else counts by its face's class only.
-    return plan.windows.some((w) => w.def.routes.includes(key)) || Object.values(this.limiter.compiled.table.classes).some((r) => r.includes(key))
+    return plan.windows.some((w) => w.def.routes.includes(key)) ||
+      Object.values(this.limiter.compiled.table.classes).some((r) => r.includes(key))
       ? { route: key, face }
       : { route: undefined, face };
   }

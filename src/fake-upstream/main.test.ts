@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { FIXTURES_DIR } from './fixture-catalog.ts';
 import { describe, expect, it } from 'vitest';
 import { parseFakeUpstreamArgs, serveFakeUpstream, USAGE } from './main.ts';
 
-const DIR = fileURLToPath(new URL('../../../shared/fixtures/gamma/', import.meta.url));
+const DIR = `${FIXTURES_DIR}/`;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LINE = /^fake-upstream listening on (http:\/\/127\.0\.0\.1:\d+) \((\d+) markets, (\d+) events, (\d+) tags\)$/;
 
@@ -17,13 +18,22 @@ describe('parseFakeUpstreamArgs', () => {
       keyset: false,
       log: false,
     });
-    expect(parseFakeUpstreamArgs(['--fixtures=/x', '--host=0.0.0.0', '--port=0'])).toMatchObject({ fixtures: '/x', host: '0.0.0.0', port: 0 });
+    expect(parseFakeUpstreamArgs(['--fixtures=/x', '--host=0.0.0.0', '--port=0'])).toMatchObject({
+      fixtures: '/x',
+      host: '0.0.0.0',
+      port: 0,
+    });
+  });
+
+  it('serves the recorded responses shipped in the repo when given no catalog', () => {
+    expect(parseFakeUpstreamArgs(['--port', '1'])).toMatchObject({ fixtures: FIXTURES_DIR, port: 1 });
   });
 
   it('explains what is wrong', () => {
     expect(parseFakeUpstreamArgs(['--synthetic', '10', '--verbose'])).toBe('unknown argument: --verbose');
-    expect(parseFakeUpstreamArgs(['--port', '1'])).toMatch(/exactly one of/);
-    expect(parseFakeUpstreamArgs(['--fixtures', 'a', '--synthetic', '1'])).toMatch(/exactly one of/);
+    expect(parseFakeUpstreamArgs(['--fixtures', 'a', '--synthetic', '1'])).toMatch(/not both/);
+    // Neither flag: the recorded responses shipped in the repo.
+    expect(parseFakeUpstreamArgs(['--port', '0'])).toMatchObject({ fixtures: FIXTURES_DIR });
     expect(parseFakeUpstreamArgs(['--synthetic', 'many'])).toMatch(/--synthetic/);
     expect(parseFakeUpstreamArgs(['--synthetic', '5', '--port', '70000'])).toMatch(/--port/);
     expect(parseFakeUpstreamArgs(['--fixtures', 'a', '--seed', '1'])).toMatch(/--seed/);
@@ -36,7 +46,14 @@ describe('serveFakeUpstream', () => {
     const stop = new AbortController();
     let printed!: (line: string) => void;
     const line = new Promise<string>((resolve) => (printed = resolve));
-    const io = { out: (l: string) => (out.push(l), printed(l)), err: (l: string) => out.push(l), signal: stop.signal };
+    const io = {
+      out: (l: string) => {
+        out.push(l);
+        printed(l);
+      },
+      err: (l: string) => out.push(l),
+      signal: stop.signal,
+    };
     const done = serveFakeUpstream(['--port', '0', '--synthetic', '120', '--seed', '2'], io);
     const m = LINE.exec(await line)!;
     expect(m).not.toBeNull();
@@ -63,7 +80,10 @@ describe('serveFakeUpstream', () => {
 
 describe('fake-upstream as a process', () => {
   it('runs until SIGTERM and exits 0', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/fake-upstream/main.ts', '--port', '0', '--fixtures', DIR], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/fake-upstream/main.ts', '--port', '0', '--fixtures', DIR], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

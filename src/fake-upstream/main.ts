@@ -1,16 +1,17 @@
 /**
- * `fake-upstream --port N (--fixtures DIR | --synthetic COUNT [--seed S]) [--host H] [--no-keyset]
+ * `fake-upstream --port N [--fixtures DIR | --synthetic COUNT [--seed S]] [--host H] [--no-keyset]
  * [--credentials FILE [--orders N]] [--limits spec|off]`: serves a Gamma (and CLOB orders, Data API
  * leaderboard) stand-in until SIGINT/SIGTERM, enforcing section 8's rate limits unless `--limits off`.
  */
 import { pathToFileURL } from 'node:url';
 import { createSyntheticCatalog, type FakeCatalog } from './catalog.ts';
-import { loadFixtureCatalog } from './fixture-catalog.ts';
+import { FIXTURES_DIR, loadFixtureCatalog } from './fixture-catalog.ts';
 import { startFakeUpstream } from './server.ts';
 import { readCredentialsFile } from '../auth/credentials.ts';
 
 export const USAGE =
-  'usage: fake-upstream --port N (--fixtures DIR | --synthetic COUNT [--seed S]) [--host H] [--no-keyset] [--log] [--credentials FILE [--orders N]] [--limits spec|off]';
+  'usage: fake-upstream --port N [--fixtures DIR | --synthetic COUNT [--seed S]] [--host H] [--no-keyset] [--log] ' +
+  '[--credentials FILE [--orders N]] [--limits spec|off]';
 
 export interface FakeUpstreamArgs {
   port: number;
@@ -97,7 +98,9 @@ export function parseFakeUpstreamArgs(argv: readonly string[]): FakeUpstreamArgs
         return `unknown argument: ${flag}`;
     }
   }
-  if ((out.fixtures === undefined) === (out.synthetic === undefined)) return 'give exactly one of --fixtures DIR or --synthetic COUNT';
+  if (out.fixtures !== undefined && out.synthetic !== undefined) return 'give one of --fixtures DIR or --synthetic COUNT, not both';
+  // Neither: the recorded responses shipped in the repo.
+  if (out.synthetic === undefined) out.fixtures ??= FIXTURES_DIR;
   if (out.seed !== undefined && out.synthetic === undefined) return '--seed only applies to --synthetic';
   if (out.orders !== undefined && out.credentials === undefined) return '--orders only applies with --credentials';
   return out;
@@ -118,8 +121,8 @@ export async function runFakeUpstream(argv: readonly string[], io: RunIo = {}): 
 
 /** runFakeUpstream without the process exit: resolves with the exit code (for tests and embedding). */
 export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {}): Promise<number> {
-  const out = io.out ?? ((l: string) => process.stdout.write(l + '\n'));
-  const err = io.err ?? ((l: string) => process.stderr.write(l + '\n'));
+  const out = io.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const err = io.err ?? ((l: string) => process.stderr.write(`${l}\n`));
   const args = parseFakeUpstreamArgs(argv);
   if (typeof args === 'string') {
     err(`fake-upstream: ${args}`);
@@ -127,16 +130,23 @@ export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {})
     return 2;
   }
   let catalog: FakeCatalog;
-  let upstream;
+  let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
   try {
     catalog =
       args.fixtures !== undefined
         ? await loadFixtureCatalog(args.fixtures)
         : createSyntheticCatalog({ markets: args.synthetic ?? 0, seed: args.seed });
-    const clob = args.credentials !== undefined
-      ? { credentials: readCredentialsFile(args.credentials), ...(args.orders !== undefined ? { generate: { count: args.orders } } : {}) }
-      : undefined;
-    upstream = await startFakeUpstream({ catalog, port: args.port, host: args.host, keyset: args.keyset, log: args.log, ...(clob ? { clob } : {}),
+    const clob =
+      args.credentials !== undefined
+        ? { credentials: readCredentialsFile(args.credentials), ...(args.orders !== undefined ? { generate: { count: args.orders } } : {}) }
+        : undefined;
+    upstream = await startFakeUpstream({
+      catalog,
+      port: args.port,
+      host: args.host,
+      keyset: args.keyset,
+      log: args.log,
+      ...(clob ? { clob } : {}),
       limits: args.limits ?? 'spec',
     });
   } catch (e) {
@@ -144,7 +154,10 @@ export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {})
     return 1;
   }
   const c = catalog.counts;
-  out(`fake-upstream listening on ${upstream.url} (${c.markets} markets, ${c.events} events, ${c.tags} tags${upstream.clob ? `, ${upstream.clob.orders.length} orders` : ''})`);
+  out(
+    `fake-upstream listening on ${upstream.url} ` +
+      `(${c.markets} markets, ${c.events} events, ${c.tags} tags${upstream.clob ? `, ${upstream.clob.orders.length} orders` : ''})`,
+  );
 
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -40,7 +40,7 @@ export function zipfSampler(n: number, s = 1.0, tableBits = 18): (rng: Rng) => n
   const weights = new Float64Array(n);
   let total = 0;
   for (let r = 0; r < n; r++) {
-    weights[r] = 1 / Math.pow(r + 1, s);
+    weights[r] = 1 / (r + 1) ** s;
     total += weights[r] as number;
   }
   const table = n <= 0xffff ? new Uint16Array(size) : new Uint32Array(size);

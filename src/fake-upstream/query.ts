@@ -25,7 +25,17 @@ export function isApiError(v: unknown): v is ApiError {
 }
 
 /** Sortable fields, by how they compare. Both routes accept all of them; a field an item lacks sorts last. */
-const NUMERIC = new Set(['volume', 'volumeNum', 'volume24hr', 'volume1wk', 'volume1mo', 'volume1yr', 'liquidity', 'liquidityNum', 'liquidityClob']);
+const NUMERIC = new Set([
+  'volume',
+  'volumeNum',
+  'volume24hr',
+  'volume1wk',
+  'volume1mo',
+  'volume1yr',
+  'liquidity',
+  'liquidityNum',
+  'liquidityClob',
+]);
 const DATES = new Set(['startDate', 'endDate', 'createdAt', 'updatedAt', 'closedTime']);
 const TEXT = new Set(['slug', 'question', 'title']);
 export const ORDER_FIELDS: readonly string[] = ['id', ...NUMERIC, ...DATES, ...TEXT];
@@ -179,7 +189,13 @@ function boolFilter(preds: Pred[], field: string, want: boolean | undefined): vo
   if (want !== undefined) preds.push((r) => ((r.obj as Obj)[field] === true) === want);
 }
 
-function rangeFilter(preds: Pred[], get: (o: Obj) => number | null, min: number | undefined, max: number | undefined, missingAs: number | null): void {
+function rangeFilter(
+  preds: Pred[],
+  get: (o: Obj) => number | null,
+  min: number | undefined,
+  max: number | undefined,
+  missingAs: number | null,
+): void {
   if (min === undefined && max === undefined) return;
   preds.push((r) => {
     const v = get(r.obj as Obj) ?? missingAs;
@@ -205,7 +221,10 @@ function marketTagIndex(catalog: FakeCatalog): Map<string, Set<string>> {
         const id = (t as Obj | null)?.id;
         if (typeof id !== 'string') continue;
         let set = idx.get(id);
-        if (!set) idx.set(id, (set = new Set()));
+        if (!set) {
+          set = new Set();
+          idx.set(id, set);
+        }
         for (const m of ids) set.add(m);
       }
     };
@@ -244,7 +263,13 @@ function clobIndex(catalog: FakeCatalog): Map<string, string[]> {
  * error there, `after_cursor` is read, and `ascending` defaults to true (Gamma's keyset docs);
  * on the offset routes it defaults to false.
  */
-export function parseListQuery(catalog: FakeCatalog, kind: Kind, q: URLSearchParams, keyset: boolean, limits: Limits): ListQuery | ApiError {
+export function parseListQuery(
+  catalog: FakeCatalog,
+  kind: Kind,
+  q: URLSearchParams,
+  keyset: boolean,
+  limits: Limits,
+): ListQuery | ApiError {
   const p = new Params(q);
   if (keyset && p.has('offset')) return validationError('offset is not allowed on keyset endpoints');
 
@@ -297,7 +322,9 @@ export function parseListQuery(catalog: FakeCatalog, kind: Kind, q: URLSearchPar
   if (slugs) {
     const set = new Set(slugs);
     preds.push((r) => set.has((r.obj as Obj).slug as string));
-    const found = slugs.map((s) => (kind === 'markets' ? catalog.marketBySlug(s) : catalog.eventBySlug(s))?.id).filter((x): x is string => !!x);
+    const found = slugs
+      .map((s) => (kind === 'markets' ? catalog.marketBySlug(s) : catalog.eventBySlug(s))?.id)
+      .filter((x): x is string => !!x);
     narrow(found);
   }
   const tagIds = p.ints('tag_id');
@@ -334,7 +361,9 @@ export function parseListQuery(catalog: FakeCatalog, kind: Kind, q: URLSearchPar
     }
     const tagSlug = p.one('tag_slug')?.toLowerCase();
     if (tagSlug !== undefined) {
-      preds.push((r) => Array.isArray(r.obj.tags) && r.obj.tags.some((t) => typeof t?.slug === 'string' && t.slug.toLowerCase() === tagSlug));
+      preds.push(
+        (r) => Array.isArray(r.obj.tags) && r.obj.tags.some((t) => typeof t?.slug === 'string' && t.slug.toLowerCase() === tagSlug),
+      );
     }
     rangeFilter(preds, (o) => numberOf(o.volume), p.num('volume_min'), p.num('volume_max'), 0);
     rangeFilter(preds, (o) => numberOf(o.liquidity), p.num('liquidity_min'), p.num('liquidity_max'), 0);
@@ -412,9 +441,9 @@ function buildView(recs: readonly Rec[], order: string[], asc: boolean): View {
         ? (a, b) => {
             const x = single[a] as number;
             const y = single[b] as number;
-            if (x === y || (x !== x && y !== y)) return (nums[a] as number) - (nums[b] as number);
-            if (x !== x) return 1; // missing last
-            if (y !== y) return -1;
+            if (x === y || (Number.isNaN(x) && Number.isNaN(y))) return (nums[a] as number) - (nums[b] as number);
+            if (Number.isNaN(x)) return 1; // missing last
+            if (Number.isNaN(y)) return -1;
             return (x - y) * dir;
           }
         : (a, b) => {
@@ -422,9 +451,9 @@ function buildView(recs: readonly Rec[], order: string[], asc: boolean): View {
               const col = cols[c] as Float64Array;
               const x = col[a] as number;
               const y = col[b] as number;
-              if (x === y || (x !== x && y !== y)) continue;
-              if (x !== x) return 1;
-              if (y !== y) return -1;
+              if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
+              if (Number.isNaN(x)) return 1;
+              if (Number.isNaN(y)) return -1;
               return (x - y) * dir;
             }
             return (nums[a] as number) - (nums[b] as number);
@@ -432,10 +461,11 @@ function buildView(recs: readonly Rec[], order: string[], asc: boolean): View {
     );
     return {
       recs: Array.from(idx, (i) => recs[i] as Rec),
-      keyAt: (i) => cols.map((col) => {
-        const v = col[idx[i] as number] as number;
-        return v !== v ? null : v;
-      }),
+      keyAt: (i) =>
+        cols.map((col) => {
+          const v = col[idx[i] as number] as number;
+          return Number.isNaN(v) ? null : v;
+        }),
     };
   }
   const entries = recs.map((r) => ({ r, k: order.map((f) => sortKey(r.obj as Obj, f, r.num)) }));
@@ -453,7 +483,10 @@ function ordered(catalog: FakeCatalog, q: ListQuery): { recs: readonly Rec[]; ke
   let shared = false;
   if (q.candidates) {
     const get = (id: string) => (q.kind === 'markets' ? catalog.marketRecord(id) : catalog.eventRecord(id));
-    base = [...new Set(q.candidates)].map(get).filter((r): r is Rec => r !== undefined).sort((a, b) => a.num - b.num);
+    base = [...new Set(q.candidates)]
+      .map(get)
+      .filter((r): r is Rec => r !== undefined)
+      .sort((a, b) => a.num - b.num);
   } else {
     base = allRecords(catalog, q.kind);
     shared = true;
@@ -461,7 +494,9 @@ function ordered(catalog: FakeCatalog, q: ListQuery): { recs: readonly Rec[]; ke
   if (!q.order) return { recs: base, keyAt: null };
   const order = q.order;
   // Whole-catalog orders are cached until the next change: sorting 100k items per page would not do.
-  const view = shared ? catalog.memo(`sort:${q.kind}:${order.join(',')}:${q.ascending}`, () => buildView(base, order, q.ascending)) : buildView(base, order, q.ascending);
+  const view = shared
+    ? catalog.memo(`sort:${q.kind}:${order.join(',')}:${q.ascending}`, () => buildView(base, order, q.ascending))
+    : buildView(base, order, q.ascending);
   return view;
 }
 

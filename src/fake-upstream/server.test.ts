@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { FIXTURES_DIR } from './fixture-catalog.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GammaEvent, GammaMarket, GammaTag } from '../upstream/gamma-types.ts';
 import { createSyntheticCatalog, type FakeCatalog } from './catalog.ts';
@@ -7,10 +7,14 @@ import { loadFixtureCatalog } from './fixture-catalog.ts';
 import { startFakeUpstream, type FakeUpstream } from './server.ts';
 import { timeKey } from './time-format.ts';
 
-const DIR = fileURLToPath(new URL('../../../shared/fixtures/gamma/', import.meta.url));
-const marketsFile = JSON.parse(readFileSync(DIR + 'markets_active_2026-02.json', 'utf8')) as GammaMarket[];
+const DIR = `${FIXTURES_DIR}/`;
+const marketsFile = JSON.parse(readFileSync(`${DIR}markets_active_2026-02.json`, 'utf8')) as GammaMarket[];
 
-async function get(up: FakeUpstream, path: string, init?: RequestInit): Promise<{ status: number; body: any; text: string; headers: Headers }> {
+async function get(
+  up: FakeUpstream,
+  path: string,
+  init?: RequestInit,
+): Promise<{ status: number; body: any; text: string; headers: Headers }> {
   const res = await fetch(up.url + path, init);
   const text = await res.text();
   let body: unknown;
@@ -63,7 +67,10 @@ describe('fake Gamma over HTTP (fixtures)', () => {
       status: 422,
       body: { type: 'validation error', error: 'offset too large, use /markets/keyset for deeper pagination' },
     });
-    expect((await get(up, '/events?offset=5000')).body).toEqual({ type: 'validation error', error: 'offset too large, use /events/keyset for deeper pagination' });
+    expect((await get(up, '/events?offset=5000')).body).toEqual({
+      type: 'validation error',
+      error: 'offset too large, use /events/keyset for deeper pagination',
+    });
   });
 
   it('rejects malformed integers and booleans', async () => {
@@ -75,7 +82,10 @@ describe('fake Gamma over HTTP (fixtures)', () => {
   });
 
   it('takes camelCase order fields only', async () => {
-    expect(await get(up, '/markets?order=volume_24hr')).toMatchObject({ status: 422, body: { type: 'validation error', error: 'order fields are not valid' } });
+    expect(await get(up, '/markets?order=volume_24hr')).toMatchObject({
+      status: 422,
+      body: { type: 'validation error', error: 'order fields are not valid' },
+    });
     expect((await get(up, '/events?order=id,nope')).status).toBe(422);
     expect((await get(up, '/markets?order=volume24hr')).status).toBe(200);
   });
@@ -85,7 +95,8 @@ describe('fake Gamma over HTTP (fixtures)', () => {
     const v = desc.map((m) => Number(m.volume));
     for (let i = 1; i < v.length; i++) expect(v[i]).toBeLessThanOrEqual(v[i - 1]!);
     // The tail of the ascending order holds the markets without volume24hr.
-    const tail = (await get(up, `/markets?order=volume24hr&ascending=true&limit=100&offset=${catalog.counts.markets - 50}`)).body as GammaMarket[];
+    const tail = (await get(up, `/markets?order=volume24hr&ascending=true&limit=100&offset=${catalog.counts.markets - 50}`))
+      .body as GammaMarket[];
     expect(tail.at(-1)).not.toHaveProperty('volume24hr');
     const head = (await get(up, '/markets?order=volume24hr&ascending=true&limit=100')).body as GammaMarket[];
     const h = head.map((m) => m.volume24hr as number);
@@ -158,8 +169,14 @@ describe('fake Gamma over HTTP (fixtures)', () => {
     expect((await get(up, `/markets/slug/${m.slug}`)).text).toBe(JSON.stringify(m));
     expect(await get(up, '/markets/abc')).toMatchObject({ status: 422, body: { type: 'validation error', error: 'id is invalid' } });
     expect(await get(up, '/markets/1')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
-    expect(await get(up, '/markets/slug/no-such-market')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'slug not found' } });
-    expect(await get(up, '/markets/slug/has%20space')).toMatchObject({ status: 422, body: { type: 'validation error', error: 'slug is invalid' } });
+    expect(await get(up, '/markets/slug/no-such-market')).toMatchObject({
+      status: 404,
+      body: { type: 'not found error', error: 'slug not found' },
+    });
+    expect(await get(up, '/markets/slug/has%20space')).toMatchObject({
+      status: 422,
+      body: { type: 'validation error', error: 'slug is invalid' },
+    });
     expect((await get(up, '/events/16282')).body.id).toBe('16282');
     expect((await get(up, '/events/slug/how-many-people-will-trump-deport-in-2025')).body.id).toBe('16282');
     expect((await get(up, '/events/0x12')).status).toBe(422);
@@ -188,16 +205,29 @@ describe('fake Gamma over HTTP (fixtures)', () => {
   it('pages with keyset cursors and omits next_cursor on the last page', async () => {
     const first = await get(up, '/markets/keyset?limit=2');
     expect(Object.keys(first.body)).toEqual(['markets', 'next_cursor']);
-    expect(ids(first.body.markets)).toEqual(catalog.marketRecords().slice(0, 2).map((r) => r.id));
+    expect(ids(first.body.markets)).toEqual(
+      catalog
+        .marketRecords()
+        .slice(0, 2)
+        .map((r) => r.id),
+    );
     const second = await get(up, `/markets/keyset?limit=2&after_cursor=${encodeURIComponent(first.body.next_cursor)}`);
-    expect(ids(second.body.markets)).toEqual(catalog.marketRecords().slice(2, 4).map((r) => r.id));
+    expect(ids(second.body.markets)).toEqual(
+      catalog
+        .marketRecords()
+        .slice(2, 4)
+        .map((r) => r.id),
+    );
     const last = await get(up, '/markets/keyset?id=12&id=43');
     expect(last.body).toEqual({ markets: [catalog.getMarket('12'), catalog.getMarket('43')] });
     expect((await get(up, '/events/keyset?limit=1000')).body.events).toHaveLength(100);
   });
 
   it('refuses offset and bad cursors on keyset routes', async () => {
-    expect(await get(up, '/markets/keyset?offset=0')).toMatchObject({ status: 422, body: { type: 'validation error', error: 'offset is not allowed on keyset endpoints' } });
+    expect(await get(up, '/markets/keyset?offset=0')).toMatchObject({
+      status: 422,
+      body: { type: 'validation error', error: 'offset is not allowed on keyset endpoints' },
+    });
     expect((await get(up, '/events/keyset?offset=10')).body.error).toBe('offset is not allowed on keyset endpoints');
     expect((await get(up, '/markets/keyset?after_cursor=garbage')).status).toBe(422);
     const c = (await get(up, '/markets/keyset?limit=1')).body.next_cursor;
@@ -241,7 +271,10 @@ describe('fake Gamma over HTTP (synthetic)', () => {
 
   it('a keyset walk returns every matching market exactly once', async () => {
     const got = await walk('/markets/keyset?closed=false&limit=100', 'markets');
-    const want = catalog.marketRecords().filter((r) => r.obj.closed === false).map((r) => r.id);
+    const want = catalog
+      .marketRecords()
+      .filter((r) => r.obj.closed === false)
+      .map((r) => r.id);
     expect(got.map((m) => m.id)).toEqual(want);
     expect(got.every((m) => m.closed === false && Array.isArray(m.events))).toBe(true);
   });
@@ -257,7 +290,7 @@ describe('fake Gamma over HTTP (synthetic)', () => {
     const got = await walk('/markets/keyset?order=volume24hr&ascending=false&limit=100', 'markets');
     expect(new Set(got.map((m) => m.id)).size).toBe(catalog.counts.markets);
     const v = got.map((m) => m.volume24hr as number | undefined);
-    const firstMissing = v.findIndex((x) => x === undefined);
+    const firstMissing = v.indexOf(undefined);
     expect(v.slice(firstMissing).every((x) => x === undefined)).toBe(true);
     const present = v.slice(0, firstMissing) as number[];
     for (let i = 1; i < present.length; i++) expect(present[i]).toBeLessThanOrEqual(present[i - 1]!);
@@ -268,7 +301,12 @@ describe('fake Gamma over HTTP (synthetic)', () => {
     const removed = catalog.marketRecords()[150]!.id;
     catalog.removeMarket(removed);
     const rest = await walk('/markets/keyset?limit=100', 'markets', first.body.next_cursor);
-    expect(rest.map((m) => m.id)).toEqual(catalog.marketRecords().slice(100).map((r) => r.id));
+    expect(rest.map((m) => m.id)).toEqual(
+      catalog
+        .marketRecords()
+        .slice(100)
+        .map((r) => r.id),
+    );
     expect(rest.map((m) => m.id)).not.toContain(removed);
   });
 

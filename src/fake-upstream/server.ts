@@ -1,5 +1,5 @@
 /**
- * A real HTTP server that answers like Polymarket's Gamma API (see shared/research/gamma.md):
+ * A real HTTP server that answers like Polymarket's Gamma API (docs/upstream/gamma.md):
  * bare arrays, silent limit clamp, offset cap with keyset routes behind it, camelCase `order`,
  * repeated-key array filters, `{type, error}` bodies. Plain node:http rather than a framework:
  * faults need raw control of the socket (half-written bodies, requests that never answer).
@@ -8,7 +8,16 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import type { EventRecord, FakeCatalog, MarketRecord } from './catalog.ts';
 import { FaultScript, type Fault } from './faults.ts';
-import { isApiError, parseListQuery, runKeysetQuery, runOffsetQuery, validationError, type ApiError, type Kind, type Limits } from './query.ts';
+import {
+  isApiError,
+  parseListQuery,
+  runKeysetQuery,
+  runOffsetQuery,
+  validationError,
+  type ApiError,
+  type Kind,
+  type Limits,
+} from './query.ts';
 import { RequestLog, type RequestLogEntry } from './request-log.ts';
 import { FakeClob, type FakeClobOptions } from './clob.ts';
 import { FakeLeaderboard, type FakeLeaderboardOptions } from './data-api.ts';
@@ -98,7 +107,10 @@ function slugParam(raw: string): string | ApiError {
 
 function pageParams(q: URLSearchParams, defLimit: number, maxLimit: number): { limit: number; offset: number } | ApiError {
   const read = (name: string): number | undefined | ApiError => {
-    const v = q.getAll(name).filter((x) => x !== '').pop();
+    const v = q
+      .getAll(name)
+      .filter((x) => x !== '')
+      .pop();
     if (v === undefined) return undefined;
     return /^\d{1,15}$/.test(v) ? Number(v) : validationError(`${name} is invalid`);
   };
@@ -122,7 +134,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
   const leaderboard = new FakeLeaderboard(opts.leaderboard);
   // Placed and cancelled orders show in the CLOB's order list when there is one.
   const trading = new FakeTrading({ ...(clob ? { credentials: opts.clob!.credentials, clob } : {}), ...opts.trading });
-  const fakeLimits = !opts.limits || opts.limits === 'off' ? undefined : new FakeLimits(opts.limits === 'spec' ? undefined : opts.limits, opts.limitsNow);
+  const fakeLimits =
+    !opts.limits || opts.limits === 'off' ? undefined : new FakeLimits(opts.limits === 'spec' ? undefined : opts.limits, opts.limitsNow);
 
   /** Appends the items' JSON, comma-separated; sibling markets of one event share its JSON via `scope`. */
   function items(kind: Kind, recs: (MarketRecord | EventRecord)[], withMarkets: boolean, body: string[]): void {
@@ -147,9 +160,9 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     const parsed = parseListQuery(catalog, kind, q, true, limits);
     if (isApiError(parsed)) return errorReply(parsed);
     const { items: recs, next } = runKeysetQuery(catalog, parsed);
-    const body = ['{"' + kind + '":['];
+    const body = [`{"${kind}":[`];
     items(kind, recs, parsed.includeMarkets, body);
-    body.push(next === undefined ? ']}' : '],"next_cursor":' + JSON.stringify(next) + '}');
+    body.push(next === undefined ? ']}' : `],"next_cursor":${JSON.stringify(next)}}`);
     return { status: 200, body };
   }
 
@@ -185,7 +198,11 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     const traded = trading.route(method, path, q, body, headers);
     if (traded) return traded;
     if (method !== 'GET' && method !== 'HEAD') {
-      return { status: 405, body: JSON.stringify({ type: 'method not allowed', error: 'method not allowed' }), headers: { allow: 'GET, HEAD' } };
+      return {
+        status: 405,
+        body: JSON.stringify({ type: 'method not allowed', error: 'method not allowed' }),
+        headers: { allow: 'GET, HEAD' },
+      };
     }
     // CLOB and Data API routes share the one server (tests point all three upstream URLs here).
     if (path === '/data/orders' && clob) return clob.orderList(method, path, q, headers);
@@ -251,10 +268,20 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
   function finish(entry: RequestLogEntry, t0: number): void {
     entry.ms = performance.now() - t0;
     requests.add(entry);
-    if (opts.log) console.log(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms${entry.fault ? ` [${entry.fault}]` : ''}`);
+    if (opts.log)
+      console.log(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms${entry.fault ? ` [${entry.fault}]` : ''}`);
   }
 
-  function answer(res: ServerResponse, entry: RequestLogEntry, t0: number, method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders, body?: string): void {
+  function answer(
+    res: ServerResponse,
+    entry: RequestLogEntry,
+    t0: number,
+    method: string,
+    path: string,
+    q: URLSearchParams,
+    headers: IncomingHttpHeaders,
+    body?: string,
+  ): void {
     let reply: Reply;
     try {
       reply = route(method, path, q, headers, body);
@@ -266,7 +293,16 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     send(res, entry, t0, reply);
   }
 
-  function applyFault(fault: Fault, res: ServerResponse, entry: RequestLogEntry, t0: number, method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders): void {
+  function applyFault(
+    fault: Fault,
+    res: ServerResponse,
+    entry: RequestLogEntry,
+    t0: number,
+    method: string,
+    path: string,
+    q: URLSearchParams,
+    headers: IncomingHttpHeaders,
+  ): void {
     entry.fault = fault.kind;
     switch (fault.kind) {
       case '429':
@@ -306,7 +342,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
 
   /** Reads a write's body first (bounded: 1 MiB), then handles the request. */
   function handle(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method !== 'POST' && req.method !== 'DELETE') return handleWith(req, res, '');
+    if (req.method !== 'POST' && req.method !== 'DELETE') {
+      handleWith(req, res, '');
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {

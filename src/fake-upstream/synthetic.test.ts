@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { FIXTURES_DIR } from './fixture-catalog.ts';
 import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
 import { DEFAULT_NOW, generateCatalog } from './synthetic.ts';
 import { timeKey } from './time-format.ts';
 
-const FIXTURES = new URL('../../../shared/fixtures/gamma/', import.meta.url);
+const FIXTURES = pathToFileURL(`${FIXTURES_DIR}/`);
 const DAY = 86_400_000;
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const CLOSED_TIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+00$/;
@@ -87,7 +89,8 @@ describe('generateCatalog', () => {
         if (k in m) expect(typeof m[k]).toBe('number');
       }
       for (const k of ['startDate', 'endDate', 'createdAt', 'updatedAt']) expect(m[k]).toMatch(ISO_RE);
-      for (const k of ['active', 'closed', 'archived', 'negRisk', 'acceptingOrders', 'enableOrderBook']) expect(typeof m[k]).toBe('boolean');
+      for (const k of ['active', 'closed', 'archived', 'negRisk', 'acceptingOrders', 'enableOrderBook'])
+        expect(typeof m[k]).toBe('boolean');
       expect(typeof m.groupItemTitle).toBe('string');
       expect(m.submitted_by).toMatch(/^0x[0-9a-fA-F]{40}$/);
       expect(m.image).toMatch(/^https:\/\//);

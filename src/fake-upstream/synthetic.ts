@@ -1,6 +1,6 @@
 /**
  * Seeded synthetic Gamma catalog. Shapes, key order and wire types copy the real fixtures
- * (shared/fixtures/gamma): ids are digit strings, `outcomes`/`outcomePrices`/`clobTokenIds` are
+ * (fixtures/gamma): ids are digit strings, `outcomes`/`outcomePrices`/`clobTokenIds` are
  * JSON-encoded strings, market `volume`/`liquidity` are strings, event money is numeric, and
  * zero/empty values are left out the way the real API leaves them out.
  */
@@ -31,12 +31,41 @@ const DAY = 86_400_000;
 const S3 = 'https://polymarket-upload.s3.us-east-2.amazonaws.com/';
 /** The most common real `submitted_by` (public on-chain address); the rest are generated. */
 const REAL_CREATOR = '0x91430CaD2d3975766499717fA0D66A78D814E5c5';
-const RESOLVERS = ['0x6A9D222616C90FcA5754cd1333cFD9b7fb6a4F74', '0x2F5e3684cb1F318ec51b00Edba38d79Ac2c0aA9d', '0x65070BE91477460D8A7AeEb94ef92fe056C2f2A7'];
-const RESOLUTION_SOURCES = ['https://www.coinbase.com/', 'https://www.binance.com/', 'https://www.espn.com/', 'https://www.federalreserve.gov/', 'https://www.boxofficemojo.com/'];
+const RESOLVERS = [
+  '0x6A9D222616C90FcA5754cd1333cFD9b7fb6a4F74',
+  '0x2F5e3684cb1F318ec51b00Edba38d79Ac2c0aA9d',
+  '0x65070BE91477460D8A7AeEb94ef92fe056C2f2A7',
+];
+const RESOLUTION_SOURCES = [
+  'https://www.coinbase.com/',
+  'https://www.binance.com/',
+  'https://www.espn.com/',
+  'https://www.federalreserve.gov/',
+  'https://www.boxofficemojo.com/',
+];
 /** Markets per event 1..10 with mean 2.5 (real: mean 2.9, median 1). */
 const MARKETS_PER_EVENT = [0.53, 0.155, 0.09, 0.06, 0.045, 0.035, 0.025, 0.02, 0.02, 0.02];
 const TAGS_PER_EVENT = [0.2, 0.35, 0.3, 0.15];
-const CATEGORY_TAGS = ['Politics', 'Crypto', 'Sports', 'Economy', 'Tech', 'Culture', 'World', 'Elections', 'Crypto Prices', 'Games', 'Fed', 'Central Banks', 'Interest Rates', 'AI', 'Pop Culture', 'Movies', 'Awards', 'Geopolitics'];
+const CATEGORY_TAGS = [
+  'Politics',
+  'Crypto',
+  'Sports',
+  'Economy',
+  'Tech',
+  'Culture',
+  'World',
+  'Elections',
+  'Crypto Prices',
+  'Games',
+  'Fed',
+  'Central Banks',
+  'Interest Rates',
+  'AI',
+  'Pop Culture',
+  'Movies',
+  'Awards',
+  'Geopolitics',
+];
 
 function weighted(rng: Rng, weights: readonly number[]): number {
   let r = rng();
@@ -69,10 +98,26 @@ function priceText(thousandths: number): string {
 }
 
 function buildTags(rng: Rng, now: number): GammaTag[] {
-  const labels = [...CATEGORY_TAGS, ...PLACES, ...COINS, ...LEAGUES, 'OpenAI', 'Google', 'Anthropic', 'Meta', 'xAI', 'Mistral', 'Apple', 'Nvidia', 'Bank of England', 'Bank of Japan', 'ECB'];
+  const labels = [
+    ...CATEGORY_TAGS,
+    ...PLACES,
+    ...COINS,
+    ...LEAGUES,
+    'OpenAI',
+    'Google',
+    'Anthropic',
+    'Meta',
+    'xAI',
+    'Mistral',
+    'Apple',
+    'Nvidia',
+    'Bank of England',
+    'Bank of Japan',
+    'ECB',
+  ];
   const seen = new Set(labels.map((l) => slugify(l)));
   while (labels.length < 320) {
-    const l = rng() < 0.5 ? properName(rng) + ' ' + properName(rng) : properName(rng).toLowerCase();
+    const l = rng() < 0.5 ? `${properName(rng)} ${properName(rng)}` : properName(rng).toLowerCase();
     const s = slugify(l);
     if (!s || seen.has(s)) continue;
     seen.add(s);
@@ -294,7 +339,9 @@ class SynthEvent {
     this.slug = a.slug;
     this.title = a.frame.title;
     // Single-market events repeat the market's description, as the real ones do.
-    this.description = a.group ? eventDescription(rng, a.frame.title, textLength(rng, 400, 150, 1800)) : (a.markets[0] as GammaMarket).description;
+    this.description = a.group
+      ? eventDescription(rng, a.frame.title, textLength(rng, 400, 150, 1800))
+      : (a.markets[0] as GammaMarket).description;
     const src = rng();
     if (src < 0.5) this.resolutionSource = src < 0.4 ? '' : pick(rng, RESOLUTION_SOURCES);
     this.startDate = isoMicros(startMs * 1000 + randInt(rng, 0, 999));
@@ -453,7 +500,18 @@ export function generateCatalog(opts: GenerateOptions): SyntheticCatalog {
       }
       const mEnd = status === 'closed' && eventStatus === 'open' ? noonUtc(mClosed) : endMs;
       const frameMarket = frame.markets[j] as EventFrame['markets'][number];
-      const m = new SynthMarket(ctx, { id: marketId, frame: frameMarket, index: j, group, status, createdMs: mCreated, endMs: mEnd, closedMs: mClosed, image, negRiskMarketID }) as unknown as GammaMarket;
+      const m = new SynthMarket(ctx, {
+        id: marketId,
+        frame: frameMarket,
+        index: j,
+        group,
+        status,
+        createdMs: mCreated,
+        endMs: mEnd,
+        closedMs: mClosed,
+        image,
+        negRiskMarketID,
+      }) as unknown as GammaMarket;
       eventMarkets.push(m);
       markets.push(m);
       if (ctx.lastUpdatedMs > maxUpdatedMs) maxUpdatedMs = ctx.lastUpdatedMs;
@@ -476,8 +534,20 @@ export function generateCatalog(opts: GenerateOptions): SyntheticCatalog {
     }
     const inSeries = rng() < 0.18 ? seriesByKey.get(frame.seriesKey) : undefined;
     const ev = new SynthEvent(ctx, {
-      id: idStr, slug, frame, status: eventStatus, group, createdMs: created, endMs, closedMs, maxUpdatedMs,
-      image, negRiskMarketID, markets: eventMarkets, tags: evTags, series: inSeries,
+      id: idStr,
+      slug,
+      frame,
+      status: eventStatus,
+      group,
+      createdMs: created,
+      endMs,
+      closedMs,
+      maxUpdatedMs,
+      image,
+      negRiskMarketID,
+      markets: eventMarkets,
+      tags: evTags,
+      series: inSeries,
     }) as unknown as GammaEvent;
     events.push(ev);
 

@@ -6,15 +6,109 @@
 import { mulberry32, zipfSampler, randInt, pick, type Rng } from './prng.ts';
 
 const COMMON = [
-  'the', 'of', 'to', 'and', 'a', 'in', 'this', 'market', 'will', 'be', 'by', 'for', 'if', 'on', 'resolve',
-  'is', 'as', 'that', 'any', 'or', 'not', 'yes', 'no', 'date', 'source', 'official', 'reporting',
-  'credible', 'consensus', 'information', 'announced', 'before', 'after', 'between', 'than', 'more',
-  'less', 'price', 'time', 'et', 'per', 'according', 'data', 'report', 'final', 'result', 'win',
-  'election', 'vote', 'event', 'day', 'week', 'month', 'year', 'at', 'from', 'with', 'which', 'may',
-  'other', 'such', 'it', 'its', 'an', 'are', 'was', 'has', 'been', 'only', 'also', 'however',
+  'the',
+  'of',
+  'to',
+  'and',
+  'a',
+  'in',
+  'this',
+  'market',
+  'will',
+  'be',
+  'by',
+  'for',
+  'if',
+  'on',
+  'resolve',
+  'is',
+  'as',
+  'that',
+  'any',
+  'or',
+  'not',
+  'yes',
+  'no',
+  'date',
+  'source',
+  'official',
+  'reporting',
+  'credible',
+  'consensus',
+  'information',
+  'announced',
+  'before',
+  'after',
+  'between',
+  'than',
+  'more',
+  'less',
+  'price',
+  'time',
+  'et',
+  'per',
+  'according',
+  'data',
+  'report',
+  'final',
+  'result',
+  'win',
+  'election',
+  'vote',
+  'event',
+  'day',
+  'week',
+  'month',
+  'year',
+  'at',
+  'from',
+  'with',
+  'which',
+  'may',
+  'other',
+  'such',
+  'it',
+  'its',
+  'an',
+  'are',
+  'was',
+  'has',
+  'been',
+  'only',
+  'also',
+  'however',
 ];
 
-const ONSETS = ['b', 'c', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'z', 'br', 'dr', 'kl', 'st', 'tr', 'sh', 'ch', 'gr', 'pl', 'th'];
+const ONSETS = [
+  'b',
+  'c',
+  'd',
+  'f',
+  'g',
+  'h',
+  'j',
+  'k',
+  'l',
+  'm',
+  'n',
+  'p',
+  'r',
+  's',
+  't',
+  'v',
+  'w',
+  'z',
+  'br',
+  'dr',
+  'kl',
+  'st',
+  'tr',
+  'sh',
+  'ch',
+  'gr',
+  'pl',
+  'th',
+];
 const VOWELS = ['a', 'e', 'i', 'o', 'u', 'ai', 'ou', 'ea', 'y'];
 const CODAS = ['', '', '', 'n', 'r', 'l', 's', 'k', 'x', 'nd', 'rt', 'st', 'm'];
 
@@ -86,9 +180,9 @@ export function slugify(s: string): string {
 function makeSentence(rng: Rng): string {
   const n = randInt(rng, 6, 18);
   const words: string[] = [capitalize(word(rng))];
-  for (let i = 1; i < n; i++) words.push(rng() < 0.06 ? word(rng) + ',' : word(rng));
+  for (let i = 1; i < n; i++) words.push(rng() < 0.06 ? `${word(rng)},` : word(rng));
   const last = words.length - 1;
-  words[last] = (words[last] as string).replace(/,$/, '') + '.';
+  words[last] = `${(words[last] as string).replace(/,$/, '')}.`;
   return words.join(' ');
 }
 
@@ -143,7 +237,11 @@ export function marketDescription(rng: Rng, clause: string, target: number): str
   const parts = ['This market will resolve to "Yes" if ', clause, '. Otherwise, this market will resolve to "No".\n\n'];
   const fixed = 120 + clause.length + source.length;
   fillerSentences(rng, Math.max(40, target - fixed), parts);
-  parts.push('\n\nThe primary resolution source for this market will be ', source, ', however a consensus of credible reporting may also be used.');
+  parts.push(
+    '\n\nThe primary resolution source for this market will be ',
+    source,
+    ', however a consensus of credible reporting may also be used.',
+  );
   return parts.join('');
 }
 

@@ -78,8 +78,7 @@ export function isoDate(ms: number): string {
   return dayPrefix(Math.floor(ms / DAY_MS));
 }
 
-const TIME_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 function digitsAt(s: string, at: number, n: number): number {
   let v = 0;
@@ -117,7 +116,14 @@ export function timeKey(s: string): number {
       }
       const tz = s.slice(i);
       if (tz === 'Z' || tz === '+00' || tz === '+00:00') {
-        const ms = Date.UTC(digitsAt(s, 0, 4), digitsAt(s, 5, 2) - 1, digitsAt(s, 8, 2), digitsAt(s, 11, 2), digitsAt(s, 14, 2), digitsAt(s, 17, 2));
+        const ms = Date.UTC(
+          digitsAt(s, 0, 4),
+          digitsAt(s, 5, 2) - 1,
+          digitsAt(s, 8, 2),
+          digitsAt(s, 11, 2),
+          digitsAt(s, 14, 2),
+          digitsAt(s, 17, 2),
+        );
         return ms + frac;
       }
     }
@@ -128,15 +134,8 @@ export function timeKey(s: string): number {
 function timeKeySlow(s: string): number {
   const m = TIME_RE.exec(s);
   if (!m) return NaN;
-  let ms = Date.UTC(
-    Number(m[1]),
-    Number(m[2]) - 1,
-    Number(m[3]),
-    Number(m[4] ?? 0),
-    Number(m[5] ?? 0),
-    Number(m[6] ?? 0),
-  );
-  if (m[7]) ms += Number('0.' + m[7]) * 1000;
+  let ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0));
+  if (m[7]) ms += Number(`0.${m[7]}`) * 1000;
   const tz = m[8];
   if (tz && tz !== 'Z') {
     const sign = tz[0] === '-' ? -1 : 1;

@@ -27,19 +27,63 @@ export const YES_NO = '["Yes", "No"]';
 const UP_DOWN = '["Up", "Down"]';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-export const PLACES = ['United States', 'France', 'Germany', 'Brazil', 'Japan', 'India', 'Canada', 'Mexico', 'Texas', 'California', 'New York', 'Florida', 'Ontario', 'Poland', 'Chile', 'Kenya', 'Australia', 'Spain', 'Italy', 'South Korea'];
+export const PLACES = [
+  'United States',
+  'France',
+  'Germany',
+  'Brazil',
+  'Japan',
+  'India',
+  'Canada',
+  'Mexico',
+  'Texas',
+  'California',
+  'New York',
+  'Florida',
+  'Ontario',
+  'Poland',
+  'Chile',
+  'Kenya',
+  'Australia',
+  'Spain',
+  'Italy',
+  'South Korea',
+];
 export const COINS = ['Bitcoin', 'Ethereum', 'Solana', 'XRP', 'Dogecoin', 'Cardano'];
 export const LEAGUES = ['NBA', 'NFL', 'MLB', 'NHL', 'EPL', 'La Liga', 'Serie A', 'Champions League', 'ATP', 'LoL Worlds'];
-const CITIES = ['Denver', 'Boston', 'Austin', 'Seattle', 'Lyon', 'Porto', 'Osaka', 'Madrid', 'Milan', 'Leeds', 'Dallas', 'Miami', 'Toronto', 'Munich'];
+const CITIES = [
+  'Denver',
+  'Boston',
+  'Austin',
+  'Seattle',
+  'Lyon',
+  'Porto',
+  'Osaka',
+  'Madrid',
+  'Milan',
+  'Leeds',
+  'Dallas',
+  'Miami',
+  'Toronto',
+  'Munich',
+];
 const OFFICES = ['presidential', 'senate', 'mayoral', 'gubernatorial', 'parliamentary'];
 const BANKS = ['Fed', 'ECB', 'Bank of England', 'Bank of Japan'];
 const COMPANIES = ['OpenAI', 'Google', 'Anthropic', 'Meta', 'xAI', 'Mistral', 'Apple', 'Nvidia'];
-const AWARDS = ['Best Picture', 'Album of the Year', 'Best Actor', 'Ballon d\'Or'];
+const AWARDS = ['Best Picture', 'Album of the Year', 'Best Actor', "Ballon d'Or"];
 
 export const TOPICS = ['politics', 'crypto', 'sports', 'economy', 'tech', 'culture', 'world'] as const;
 export type Topic = (typeof TOPICS)[number];
 /** Rough share of each topic in the real catalog (crypto and sports dominate by count). */
-const TOPIC_WEIGHTS: Record<Topic, number> = { politics: 0.2, crypto: 0.3, sports: 0.25, economy: 0.08, tech: 0.07, culture: 0.06, world: 0.04 };
+const TOPIC_WEIGHTS: Record<Topic, number> = {
+  politics: 0.2,
+  crypto: 0.3,
+  sports: 0.25,
+  economy: 0.08,
+  tech: 0.07,
+  culture: 0.06,
+  world: 0.04,
+};
 
 export function pickTopic(rng: Rng): Topic {
   let r = rng();
@@ -51,7 +95,11 @@ export function pickTopic(rng: Rng): Topic {
 }
 
 /** The series table: a few dozen, each tied to a topic. */
-export interface SeriesSpec { key: string; title: string; recurrence: string }
+export interface SeriesSpec {
+  key: string;
+  title: string;
+  recurrence: string;
+}
 export function seriesSpecs(): SeriesSpec[] {
   const out: SeriesSpec[] = [];
   for (const c of COINS) out.push({ key: flat`crypto:${c}`, title: flat`${c} Up or Down Daily`, recurrence: 'daily' });
@@ -76,7 +124,7 @@ function money(n: number): string {
   return out;
 }
 
-function fit(q: string, rng: Rng, year: number): string {
+function fitQuestion(q: string, rng: Rng, year: number): string {
   // Keep questions in the real 50..85 character band.
   if (q.length < 50) {
     const extra = pick(rng, [flat` before the end of ${year}`, flat` by December 31, ${year}`, flat` according to official sources`]);
@@ -89,7 +137,12 @@ function fit(q: string, rng: Rng, year: number): string {
   return q;
 }
 
-interface Item { label: string; question: string; clause: string; outcomes?: string }
+interface Item {
+  label: string;
+  question: string;
+  clause: string;
+  outcomes?: string;
+}
 
 /** Build the frame of one event with flat`k` markets, dated around flat`endMs`. */
 export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): EventFrame {
@@ -111,10 +164,17 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
       seriesKey = flat`politics:${place}`;
       if (group) {
         title = flat`${place} ${office} election winner ${year}`;
-        items = people(k).map((p) => ({ label: p, question: flat`Will ${p} win the ${year} ${place} ${office} election?`, clause: flat`${p} wins the ${year} ${place} ${office} election` }));
+        items = people(k).map((p) => ({
+          label: p,
+          question: flat`Will ${p} win the ${year} ${place} ${office} election?`,
+          clause: flat`${p} wins the ${year} ${place} ${office} election`,
+        }));
       } else {
         const p = personName(rng);
-        title = pick(rng, [flat`Will ${p} win the ${year} ${place} ${office} election?`, flat`Will ${p} leave office in ${place} before ${when}, ${year}?`]);
+        title = pick(rng, [
+          flat`Will ${p} win the ${year} ${place} ${office} election?`,
+          flat`Will ${p} leave office in ${place} before ${when}, ${year}?`,
+        ]);
         items = [{ label: '', question: title, clause: flat`the stated outcome for ${p} occurs by ${when}, ${year}` }];
       }
       break;
@@ -128,11 +188,17 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
         title = flat`${coin} price on ${when}, ${year}?`;
         items = Array.from({ length: k }, (_, i) => {
           const level = money(base + i * Math.max(1, Math.round(base / 20)));
-          return { label: flat`>${level}`, question: flat`Will the price of ${coin} be above $${level} on ${when}, ${year}?`, clause: flat`the ${coin} price is above $${level} on ${when}, ${year}` };
+          return {
+            label: flat`>${level}`,
+            question: flat`Will the price of ${coin} be above $${level} on ${when}, ${year}?`,
+            clause: flat`the ${coin} price is above $${level} on ${when}, ${year}`,
+          };
         });
       } else if (rng() < 0.5) {
         title = flat`${coin} Up or Down on ${when}, ${year}, ${randInt(rng, 1, 12)}${rng() < 0.5 ? 'AM' : 'PM'} ET?`;
-        items = [{ label: '', question: title, clause: flat`the ${coin} closing price is higher than its opening price`, outcomes: UP_DOWN }];
+        items = [
+          { label: '', question: title, clause: flat`the ${coin} closing price is higher than its opening price`, outcomes: UP_DOWN },
+        ];
       } else {
         title = flat`Will ${coin} reach $${money(base)} by ${when}, ${year}?`;
         items = [{ label: '', question: title, clause: flat`${coin} trades at or above $${money(base)} before ${when}, ${year}` }];
@@ -148,13 +214,24 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
         title = flat`${league} ${year} Champion`;
         items = Array.from({ length: k }, () => {
           const t = team();
-          return { label: t, question: flat`Will the ${t} win the ${year} ${league} title?`, clause: flat`the ${t} win the ${year} ${league} title` };
+          return {
+            label: t,
+            question: flat`Will the ${t} win the ${year} ${league} title?`,
+            clause: flat`the ${t} win the ${year} ${league} title`,
+          };
         });
       } else {
         const a = team();
         const b = team();
         title = flat`${league}: ${a} vs. ${b} (${when}, ${year})`;
-        items = [{ label: '', question: title, clause: flat`the ${a} win the game scheduled for ${when}, ${year}`, outcomes: flat`[${JSON.stringify(a)}, ${JSON.stringify(b)}]` }];
+        items = [
+          {
+            label: '',
+            question: title,
+            clause: flat`the ${a} win the game scheduled for ${when}, ${year}`,
+            outcomes: flat`[${JSON.stringify(a)}, ${JSON.stringify(b)}]`,
+          },
+        ];
       }
       break;
     }
@@ -167,11 +244,18 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
         items = Array.from({ length: k }, (_, i) => {
           const bps = (i - 1) * 25;
           const label = bps === 0 ? 'No change' : bps < 0 ? flat`${-bps} bps increase` : flat`${bps} bps decrease`;
-          return { label, question: flat`Will the ${bank} announce a ${label.toLowerCase()} after the ${MONTHS[d.getUTCMonth()]} ${year} meeting?`, clause: flat`the ${bank} announces a ${label.toLowerCase()}` };
+          return {
+            label,
+            question: flat`Will the ${bank} announce a ${label.toLowerCase()} after the ${MONTHS[d.getUTCMonth()]} ${year} meeting?`,
+            clause: flat`the ${bank} announces a ${label.toLowerCase()}`,
+          };
         });
       } else {
         const place = pick(rng, PLACES);
-        title = pick(rng, [flat`Will ${place} enter a recession before the end of ${year}?`, flat`Will ${place} inflation exceed ${randInt(rng, 2, 9)}% in ${MONTHS[d.getUTCMonth()]} ${year}?`]);
+        title = pick(rng, [
+          flat`Will ${place} enter a recession before the end of ${year}?`,
+          flat`Will ${place} inflation exceed ${randInt(rng, 2, 9)}% in ${MONTHS[d.getUTCMonth()]} ${year}?`,
+        ]);
         items = [{ label: '', question: title, clause: flat`official statistics for ${place} confirm it` }];
       }
       break;
@@ -183,8 +267,12 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
       if (group) {
         title = flat`Which company has the best AI model end of ${MONTHS[d.getUTCMonth()]}?`;
         items = Array.from({ length: k }, (_, i) => {
-          const c = i < COMPANIES.length ? (COMPANIES[i] as string) : properName(rng) + ' Labs';
-          return { label: c, question: flat`Will ${c} have the top AI model at the end of ${MONTHS[d.getUTCMonth()]} ${year}?`, clause: flat`${c} ranks first on the named leaderboard` };
+          const c = i < COMPANIES.length ? (COMPANIES[i] as string) : `${properName(rng)} Labs`;
+          return {
+            label: c,
+            question: flat`Will ${c} have the top AI model at the end of ${MONTHS[d.getUTCMonth()]} ${year}?`,
+            clause: flat`${c} ranks first on the named leaderboard`,
+          };
         });
       } else {
         const product = flat`${properName(rng)} ${randInt(rng, 2, 9)}`;
@@ -199,7 +287,11 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
       seriesKey = rng() < 0.5 ? 'culture:Box Office' : 'culture:Awards';
       if (group) {
         title = flat`${award} winner ${year}`;
-        items = people(k).map((p) => ({ label: p, question: flat`Will ${p} win ${award} at the ${year} ceremony?`, clause: flat`${p} is announced as the winner of ${award}` }));
+        items = people(k).map((p) => ({
+          label: p,
+          question: flat`Will ${p} win ${award} at the ${year} ceremony?`,
+          clause: flat`${p} is announced as the winner of ${award}`,
+        }));
       } else {
         const film = flat`${properName(rng)} ${properName(rng)}`;
         const m = randInt(rng, 20, 250);
@@ -214,7 +306,11 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
       seriesKey = 'world:Summits';
       if (group) {
         title = flat`Who will host the next ${properName(rng)} summit?`;
-        items = PLACES.slice(0, k).map((p) => ({ label: p, question: flat`Will ${p} host the next summit before ${when}, ${year}?`, clause: flat`${p} is confirmed as host` }));
+        items = PLACES.slice(0, k).map((p) => ({
+          label: p,
+          question: flat`Will ${p} host the next summit before ${when}, ${year}?`,
+          clause: flat`${p} is confirmed as host`,
+        }));
       } else {
         const a = personName(rng);
         title = flat`Will ${a} meet the leader of ${place} before ${when}, ${year}?`;
@@ -224,7 +320,7 @@ export function frameEvent(rng: Rng, topic: Topic, k: number, endMs: number): Ev
   }
 
   const markets = items.map((it) => ({
-    question: fit(it.question, rng, year),
+    question: fitQuestion(it.question, rng, year),
     groupItemTitle: it.label,
     outcomes: it.outcomes ?? YES_NO,
     clause: it.clause,

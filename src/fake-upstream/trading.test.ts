@@ -20,7 +20,11 @@ async function fake(opts: Partial<Parameters<typeof startFakeUpstream>[0]> = {})
 }
 
 const json = async (r: Response) => ({ status: r.status, body: (await r.json()) as unknown });
-const post = (body: unknown, method = 'POST'): RequestInit => ({ method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const post = (body: unknown, method = 'POST'): RequestInit => ({
+  method,
+  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json' },
+});
 const L2 = { POLY_ADDRESS: '0x1', POLY_SIGNATURE: 's', POLY_TIMESTAMP: '1', POLY_API_KEY: 'k', POLY_PASSPHRASE: 'p' };
 
 describe('trading routes', () => {
@@ -41,11 +45,17 @@ describe('trading routes', () => {
     expect(Number(mid.mid)).toBeGreaterThan(bids.at(-1)!);
     const books = (await json(await fetch(`${f.url}/books`, post([{ token_id: '123' }])))).body;
     expect(books).toEqual([book.body]);
-    const prices = (await json(await fetch(`${f.url}/prices`, post([{ token_id: '123', side: 'BUY' }])))).body as Record<string, Record<string, string>>;
+    const prices = (await json(await fetch(`${f.url}/prices`, post([{ token_id: '123', side: 'BUY' }])))).body as Record<
+      string,
+      Record<string, string>
+    >;
     expect(prices['123']!['BUY']).toBe(((await json(await fetch(`${f.url}/price?token_id=123&side=BUY`))).body as { price: string }).price);
-    const h = (await json(await fetch(`${f.url}/prices-history?market=123&interval=1d&fidelity=60`))).body as { history: { t: number; p: number }[] };
+    const h = (await json(await fetch(`${f.url}/prices-history?market=123&interval=1d&fidelity=60`))).body as {
+      history: { t: number; p: number }[];
+    };
     expect(h.history).toHaveLength(25);
-    const batch = (await json(await fetch(`${f.url}/batch-prices-history`, post({ markets: ['123'], interval: '1d', fidelity: 60 })))).body as { history: Record<string, unknown> };
+    const batch = (await json(await fetch(`${f.url}/batch-prices-history`, post({ markets: ['123'], interval: '1d', fidelity: 60 }))))
+      .body as { history: Record<string, unknown> };
     expect(batch.history['123']).toEqual(h.history);
     expect((await json(await fetch(`${f.url}/book?token_id=0`))).status).toBe(404);
     expect((await json(await fetch(`${f.url}/book?token_id=abc`))).status).toBe(400);
@@ -54,14 +64,25 @@ describe('trading routes', () => {
 
   it('places and cancels orders (L2 headers required)', async () => {
     const f = await fake();
-    const order = { order: { salt: 1, tokenId: '5', side: 'BUY', makerAmount: '2000000', takerAmount: '4000000' }, owner: 'k', orderType: 'GTC' };
+    const order = {
+      order: { salt: 1, tokenId: '5', side: 'BUY', makerAmount: '2000000', takerAmount: '4000000' },
+      owner: 'k',
+      orderType: 'GTC',
+    };
     expect((await fetch(`${f.url}/order`, post(order))).status).toBe(401);
-    const placed = (await json(await fetch(`${f.url}/order`, { ...post(order), headers: { 'content-type': 'application/json', ...L2 } }))).body as { orderID: string; success: boolean };
+    const placed = (await json(await fetch(`${f.url}/order`, { ...post(order), headers: { 'content-type': 'application/json', ...L2 } })))
+      .body as { orderID: string; success: boolean };
     expect(placed.success).toBe(true);
     expect([...f.trading.orders.keys()]).toEqual([placed.orderID]);
-    const again = (await json(await fetch(`${f.url}/order`, { ...post(order), headers: { 'content-type': 'application/json', ...L2 } }))).body as { success: boolean };
+    const again = (await json(await fetch(`${f.url}/order`, { ...post(order), headers: { 'content-type': 'application/json', ...L2 } })))
+      .body as { success: boolean };
     expect(again.success).toBe(false);
-    const del = await json(await fetch(`${f.url}/order`, { ...post({ orderID: placed.orderID }, 'DELETE'), headers: { 'content-type': 'application/json', ...L2 } }));
+    const del = await json(
+      await fetch(`${f.url}/order`, {
+        ...post({ orderID: placed.orderID }, 'DELETE'),
+        headers: { 'content-type': 'application/json', ...L2 },
+      }),
+    );
     expect(del.body).toEqual({ canceled: [placed.orderID], not_canceled: {} });
     expect(f.trading.orders.size).toBe(0);
   });

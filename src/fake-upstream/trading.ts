@@ -43,13 +43,30 @@ type Headers = Record<string, string | string[] | undefined>;
 const json = (status: number, value: unknown): TradingReply => ({ status, body: JSON.stringify(value) });
 const bad = (error: string): TradingReply => json(400, { error });
 const TOKEN = /^\d{1,80}$/;
-const INTERVALS: Record<string, number> = { '1h': 3600, '6h': 6 * 3600, '1d': 86_400, '1w': 7 * 86_400, '1m': 30 * 86_400, max: 90 * 86_400, all: 90 * 86_400 };
+const INTERVALS: Record<string, number> = {
+  '1h': 3600,
+  '6h': 6 * 3600,
+  '1d': 86_400,
+  '1w': 7 * 86_400,
+  '1m': 30 * 86_400,
+  max: 90 * 86_400,
+  all: 90 * 86_400,
+};
 const MAX_POINTS = 1000;
 
 /** The routes this module answers, as `METHOD /path`. */
 export const TRADING_ROUTES: ReadonlySet<string> = new Set([
-  'GET /', 'GET /book', 'POST /books', 'GET /price', 'POST /prices', 'GET /midpoint', 'GET /prices-history',
-  'POST /batch-prices-history', 'GET /data/trades', 'POST /order', 'DELETE /order',
+  'GET /',
+  'GET /book',
+  'POST /books',
+  'GET /price',
+  'POST /prices',
+  'GET /midpoint',
+  'GET /prices-history',
+  'POST /batch-prices-history',
+  'GET /data/trades',
+  'POST /order',
+  'DELETE /order',
 ]);
 
 function seedOf(token: string): number {
@@ -121,7 +138,8 @@ export class FakeTrading {
             const side = it?.['side'];
             if (typeof t !== 'string' || !TOKEN.test(t) || (side !== 'BUY' && side !== 'SELL')) return bad('Invalid payload');
             if (this.missing(t)) continue;
-            (out[t] ??= {})[side] = this.price(t, side);
+            out[t] ??= {};
+            out[t][side] = this.price(t, side);
           }
           return json(200, out);
         });
@@ -131,7 +149,10 @@ export class FakeTrading {
         const market = q.get('market');
         if (!market || !TOKEN.test(market)) return bad('Invalid market');
         const h = this.history(market, {
-          startTs: q.get('startTs'), endTs: q.get('endTs'), interval: q.get('interval'), fidelity: q.get('fidelity'),
+          startTs: q.get('startTs'),
+          endTs: q.get('endTs'),
+          interval: q.get('interval'),
+          fidelity: q.get('fidelity'),
         });
         return typeof h === 'string' ? bad(h) : json(200, { history: h });
       }
@@ -140,12 +161,18 @@ export class FakeTrading {
         if (!b || typeof b !== 'object' || Array.isArray(b)) return bad('Invalid payload');
         const r = b as Record<string, unknown>;
         const markets = r['markets'];
-        if (!Array.isArray(markets) || markets.length === 0 || !markets.every((x) => typeof x === 'string' && TOKEN.test(x))) return bad('Invalid markets');
+        if (!Array.isArray(markets) || markets.length === 0 || !markets.every((x) => typeof x === 'string' && TOKEN.test(x)))
+          return bad('Invalid markets');
         if (markets.length > 20) return bad('Too many markets, maximum is 20');
         const str = (k: string) => (r[k] === undefined || r[k] === null ? null : String(r[k]));
         const out: Record<string, { t: number; p: number }[]> = {};
         for (const t of markets as string[]) {
-          const h = this.history(t, { startTs: str('start_ts'), endTs: str('end_ts'), interval: str('interval'), fidelity: str('fidelity') });
+          const h = this.history(t, {
+            startTs: str('start_ts'),
+            endTs: str('end_ts'),
+            interval: str('interval'),
+            fidelity: str('fidelity'),
+          });
           if (typeof h === 'string') return bad(h);
           out[t] = h;
         }
@@ -166,7 +193,8 @@ export class FakeTrading {
         const id = b && typeof b === 'object' ? b['orderID'] : undefined;
         if (typeof id !== 'string' || id === '') return bad('Invalid order payload');
         if (this.opts.clob) this.opts.clob.orders = this.opts.clob.orders.filter((o) => o.id !== id);
-        if (!this.orders.delete(id)) return json(200, { canceled: [], not_canceled: { [id]: "order can't be found - already canceled or matched" } });
+        if (!this.orders.delete(id))
+          return json(200, { canceled: [], not_canceled: { [id]: "order can't be found - already canceled or matched" } });
         return json(200, { canceled: [id], not_canceled: {} });
       }
       default:
@@ -223,12 +251,14 @@ export class FakeTrading {
       const p = mid + 0.005 + 0.01 * (k - 1);
       if (p < 1) asks.push({ price: fmt(p), size: String(10 + Math.floor(rng() * 990)) });
     }
-    const market = '0x' + createHash('sha256').update(`market:${token}`).digest('hex');
+    const market = `0x${createHash('sha256').update(`market:${token}`).digest('hex')}`;
     return {
       market,
       asset_id: token,
       timestamp: String(this.now()),
-      hash: createHash('sha1').update(JSON.stringify([token, bids, asks])).digest('hex'),
+      hash: createHash('sha1')
+        .update(JSON.stringify([token, bids, asks]))
+        .digest('hex'),
       // Polymarket's order: bids ascending and asks descending (best last).
       bids,
       asks,
@@ -289,8 +319,8 @@ export class FakeTrading {
       const id = createHash('sha256').update(`trade:${i}`).digest('hex').slice(0, 36);
       const t = {
         id,
-        taker_order_id: '0x' + createHash('sha256').update(`taker:${i}`).digest('hex'),
-        market: '0x' + createHash('sha256').update(`market:${token}`).digest('hex'),
+        taker_order_id: `0x${createHash('sha256').update(`taker:${i}`).digest('hex')}`,
+        market: `0x${createHash('sha256').update(`market:${token}`).digest('hex')}`,
         asset_id: token,
         side: i % 2 === 0 ? 'BUY' : 'SELL',
         size: String(5 * (i + 1)),
@@ -302,7 +332,7 @@ export class FakeTrading {
         outcome: 'Yes',
         maker_address: '0x0000000000000000000000000000000000000001',
         owner: '00000000-0000-0000-0000-000000000000',
-        transaction_hash: '0x' + createHash('sha256').update(`tx:${i}`).digest('hex'),
+        transaction_hash: `0x${createHash('sha256').update(`tx:${i}`).digest('hex')}`,
         bucket_index: 0,
         maker_orders: [],
         trader_side: 'TAKER',
@@ -321,11 +351,28 @@ export class FakeTrading {
     const owner = typeof r['owner'] === 'string' ? r['owner'] : '';
     const orderType = typeof r['orderType'] === 'string' ? r['orderType'] : 'GTC';
     // The order hash: signed orders differ at least by salt and signature.
-    const id = '0x' + createHash('sha256').update(JSON.stringify(order)).digest('hex');
-    if (this.orders.has(id)) return json(200, { success: false, errorMsg: 'order already exists', orderID: id, transactionsHashes: [], status: '', takingAmount: '', makingAmount: '' });
+    const id = `0x${createHash('sha256').update(JSON.stringify(order)).digest('hex')}`;
+    if (this.orders.has(id))
+      return json(200, {
+        success: false,
+        errorMsg: 'order already exists',
+        orderID: id,
+        transactionsHashes: [],
+        status: '',
+        takingAmount: '',
+        makingAmount: '',
+      });
     this.orders.set(id, { id, raw: body, order: order as Record<string, unknown>, owner, orderType, createdAt: this.now() });
     this.opts.clob?.orders.unshift(rawOrder(id, order as Record<string, unknown>, owner, orderType, this.now()));
-    return json(200, { success: true, errorMsg: '', orderID: id, transactionsHashes: [], status: 'live', takingAmount: '', makingAmount: '' });
+    return json(200, {
+      success: true,
+      errorMsg: '',
+      orderID: id,
+      transactionsHashes: [],
+      status: 'live',
+      takingAmount: '',
+      makingAmount: '',
+    });
   }
 }
 
@@ -342,7 +389,7 @@ function rawOrder(id: string, o: Record<string, unknown>, owner: string, orderTy
     status: 'LIVE',
     owner,
     maker_address: String(o['maker'] ?? ''),
-    market: '0x' + createHash('sha256').update(`market:${token}`).digest('hex'),
+    market: `0x${createHash('sha256').update(`market:${token}`).digest('hex')}`,
     asset_id: token,
     side: buy ? 'BUY' : 'SELL',
     original_size: fmt(shares),

@@ -19,10 +19,16 @@ const byNumericId = (a: string, b: string) => Number(a) - Number(b);
 const MARKETS = fixtureMarkets();
 const EVENTS = fixtureEvents();
 const TAGS = fixtureTags();
-const MARKET_IDS = [...new Set([...MARKETS.map((m) => m.id), ...EVENTS.flatMap((e) => (e.markets ?? []).map((m) => m.id))])].sort(byNumericId);
-const EVENT_IDS = [...new Set([...EVENTS.map((e) => e.id), ...MARKETS.flatMap((m) => (m.events ?? []).map((e) => e.id))])].sort(byNumericId);
+const MARKET_IDS = [...new Set([...MARKETS.map((m) => m.id), ...EVENTS.flatMap((e) => (e.markets ?? []).map((m) => m.id))])].sort(
+  byNumericId,
+);
+const EVENT_IDS = [...new Set([...EVENTS.map((e) => e.id), ...MARKETS.flatMap((m) => (m.events ?? []).map((e) => e.id))])].sort(
+  byNumericId,
+);
 // Closed markets live only nested in events; a newer copy in the markets file (all open) wins.
-const CLOSED_MARKET_IDS = new Set(EVENTS.flatMap((e) => (e.markets ?? []).filter((m) => m.closed === true && !MARKETS.some((x) => x.id === m.id)).map((m) => m.id)));
+const CLOSED_MARKET_IDS = new Set(
+  EVENTS.flatMap((e) => (e.markets ?? []).filter((m) => m.closed === true && !MARKETS.some((x) => x.id === m.id)).map((m) => m.id)),
+);
 
 let s: Service;
 let base: string;
@@ -127,7 +133,23 @@ describe('limit', () => {
       expect(msg).toMatch(/\b100\b/);
     });
 
-    for (const bad of ['-1', 'abc', '1.5', '1e2', '', '-0', '+5', '0x10', '%205', '5%20', '%EF%BC%95', '99999999999999999999', 'NaN', 'Infinity', '1,2']) {
+    for (const bad of [
+      '-1',
+      'abc',
+      '1.5',
+      '1e2',
+      '',
+      '-0',
+      '+5',
+      '0x10',
+      '%205',
+      '5%20',
+      '%EF%BC%95',
+      '99999999999999999999',
+      'NaN',
+      'Infinity',
+      '1,2',
+    ]) {
       it(`${p}?limit=${bad} -> 400 naming limit`, async () => {
         await expectBad(`${p}?limit=${bad}`, 'limit');
       });
@@ -200,7 +222,11 @@ describe('booleans', () => {
 });
 
 describe('integer filters', () => {
-  for (const [p, name] of [['/markets', 'tag_id'], ['/markets', 'event_id'], ['/events', 'tag_id']] as const) {
+  for (const [p, name] of [
+    ['/markets', 'tag_id'],
+    ['/markets', 'event_id'],
+    ['/events', 'tag_id'],
+  ] as const) {
     for (const bad of ['-1', 'abc', '1.5', '1e2', '', '0x10']) {
       it(`${p}?${name}=${bad} -> 400 naming ${name}`, async () => {
         await expectBad(`${p}?${name}=${bad}`, name);
@@ -245,8 +271,25 @@ describe('repeated, aliased and unknown parameters', () => {
   for (const { path: p } of LISTS) {
     it(`${p}: unknown parameters are ignored (same answer as without)`, async () => {
       const want = ids(await ok(`${p}?limit=30&offset=3`));
-      for (const extra of ['foo=bar', 'foo=', 'foo', 'Limit=0', 'LIMIT=abc', 'limit[]=0', 'limit.x=1', '__proto__=1',
-        'constructor=x', 'toString=1', 'hasOwnProperty=1', 'valueOf=x', '%=1', 'id=abc', 'q=x', 'page=0', 'tag_ids=1']) {
+      for (const extra of [
+        'foo=bar',
+        'foo=',
+        'foo',
+        'Limit=0',
+        'LIMIT=abc',
+        'limit[]=0',
+        'limit.x=1',
+        '__proto__=1',
+        'constructor=x',
+        'toString=1',
+        'hasOwnProperty=1',
+        'valueOf=x',
+        '%=1',
+        'id=abc',
+        'q=x',
+        'page=0',
+        'tag_ids=1',
+      ]) {
         expect(ids(await ok(`${p}?limit=30&${extra}&offset=3`)), extra).toEqual(want);
       }
     });
@@ -262,8 +305,16 @@ describe('repeated, aliased and unknown parameters', () => {
 
 describe('order', () => {
   for (const [path, bad] of [
-    ['/markets', 'volume_24hr'], ['/markets', 'nope'], ['/markets', 'id,nope'], ['/markets', 'ID'], ['/markets', 'title'],
-    ['/markets', 'volume,'], ['/markets', ',,,'], ['/events', 'volume_24hr'], ['/events', 'question'], ['/events', 'volumeNum'],
+    ['/markets', 'volume_24hr'],
+    ['/markets', 'nope'],
+    ['/markets', 'id,nope'],
+    ['/markets', 'ID'],
+    ['/markets', 'title'],
+    ['/markets', 'volume,'],
+    ['/markets', ',,,'],
+    ['/events', 'volume_24hr'],
+    ['/events', 'question'],
+    ['/events', 'volumeNum'],
     ['/events', 'title;drop table events'],
   ] as const) {
     it(`${path}?order=${bad} -> 400 order fields are not valid`, async () => {
@@ -352,7 +403,16 @@ describe('by-id and by-slug errors', () => {
 });
 
 describe('unknown routes', () => {
-  for (const target of ['/nope', '/MARKETS', '/markets/1/extra', '/markets//1', '/events/slug/a/b', '/tags/slug/a/b', '/public-search-x', '/v2/markets']) {
+  for (const target of [
+    '/nope',
+    '/MARKETS',
+    '/markets/1/extra',
+    '/markets//1',
+    '/events/slug/a/b',
+    '/tags/slug/a/b',
+    '/public-search-x',
+    '/v2/markets',
+  ]) {
     it(`GET ${target} -> 404 not found`, async () => {
       await expectNotFound(target, 'not found');
     });
@@ -377,16 +437,69 @@ describe('unknown routes', () => {
 });
 
 describe('hostile input', () => {
-  const NAMES = ['limit', 'offset', 'active', 'closed', 'archived', 'tag', 'tag_id', 'tag_slug', 'event_id', 'event_slug',
-    'eventSlug', 'conditionId', 'condition_id', 'slug', 'order', 'ascending', 'creator', 'series_slug', 'zzz'];
+  const NAMES = [
+    'limit',
+    'offset',
+    'active',
+    'closed',
+    'archived',
+    'tag',
+    'tag_id',
+    'tag_slug',
+    'event_id',
+    'event_slug',
+    'eventSlug',
+    'conditionId',
+    'condition_id',
+    'slug',
+    'order',
+    'ascending',
+    'creator',
+    'series_slug',
+    'zzz',
+  ];
   const VALUES = [
-    '%00', 'a%00b', '%C3%A9', '%F0%9F%92%A9', '%E2%80%AE', '%EF%BB%BF', '%E0%A4%A', '%zz', '%', '%25', '\'%20OR%201%3D1%20--',
-    '1%3B%20DROP%20TABLE%20markets', '%22%29%20OR%20%28%221%22%3D%221', ',,,', '%2C', 'id%2C%2C', '-', '*', '%3Cscript%3E',
-    '__proto__', 'NULL', '0x', `0x${'A'.repeat(40)}`, 'x'.repeat(499), 'x'.repeat(600), '%0D%0Ax-injected%3A%201',
+    '%00',
+    'a%00b',
+    '%C3%A9',
+    '%F0%9F%92%A9',
+    '%E2%80%AE',
+    '%EF%BB%BF',
+    '%E0%A4%A',
+    '%zz',
+    '%',
+    '%25',
+    "'%20OR%201%3D1%20--",
+    '1%3B%20DROP%20TABLE%20markets',
+    '%22%29%20OR%20%28%221%22%3D%221',
+    ',,,',
+    '%2C',
+    'id%2C%2C',
+    '-',
+    '*',
+    '%3Cscript%3E',
+    '__proto__',
+    'NULL',
+    '0x',
+    `0x${'A'.repeat(40)}`,
+    'x'.repeat(499),
+    'x'.repeat(600),
+    '%0D%0Ax-injected%3A%201',
   ];
   const queries = NAMES.flatMap((n) => VALUES.map((v) => `${n}=${v}`)).concat([
-    'order=,,,', 'order=id,id,id', 'order=%20', 'order=volume%20desc', 'order=id;', 'limit=1&offset=1&order=closedTime&ascending=true',
-    '&&&', '=', '==x', '&=&', 'a=1&a=2&a=3', '[]=1', 'limit=1&' + 'x=y&'.repeat(300),
+    'order=,,,',
+    'order=id,id,id',
+    'order=%20',
+    'order=volume%20desc',
+    'order=id;',
+    'limit=1&offset=1&order=closedTime&ascending=true',
+    '&&&',
+    '=',
+    '==x',
+    '&=&',
+    'a=1&a=2&a=3',
+    '[]=1',
+    `limit=1&${'x=y&'.repeat(300)}`,
   ]);
 
   for (const p of ['/markets', '/events']) {

@@ -98,7 +98,11 @@ class Model {
       for (const t of tags) this.tag(t);
       this.eventTags.set(e.id, [...new Set(tags.map((t) => t.id))]);
     }
-    if (Array.isArray(series)) this.eventSeries.set(e.id, series.map((s) => String(s.slug).toLowerCase()));
+    if (Array.isArray(series))
+      this.eventSeries.set(
+        e.id,
+        series.map((s) => String(s.slug).toLowerCase()),
+      );
     if (topLevel && Array.isArray(markets)) {
       const keep = new Set<string>();
       markets.forEach((m, position) => {
@@ -127,7 +131,10 @@ class Model {
 
   private linksOf(mid: string): Map<string, number> {
     let l = this.links.get(mid);
-    if (!l) this.links.set(mid, (l = new Map()));
+    if (!l) {
+      l = new Map();
+      this.links.set(mid, l);
+    }
     return l;
   }
 
@@ -140,8 +147,10 @@ class Model {
   /** The ids of a market's events, in the order served (position, then id). */
   eventsOfMarket(mid: string): string[] {
     const l = this.links.get(mid) ?? new Map<string, number>();
-    return [...l.entries()].filter(([eid]) => this.events.has(eid))
-      .sort((a, b) => a[1] - b[1] || byNumericId(a[0], b[0])).map(([eid]) => eid);
+    return [...l.entries()]
+      .filter(([eid]) => this.events.has(eid))
+      .sort((a, b) => a[1] - b[1] || byNumericId(a[0], b[0]))
+      .map(([eid]) => eid);
   }
 
   marketsOfEvent(eid: string): string[] {
@@ -265,7 +274,11 @@ const noWebUi = tempDir();
 
 beforeAll(async () => {
   s = await startService({
-    urls: DEAD_UPSTREAM, offline: true, basePort: 0, clobPort: 0, webRoot: noWebUi.dir,
+    urls: DEAD_UPSTREAM,
+    offline: true,
+    basePort: 0,
+    clobPort: 0,
+    webRoot: noWebUi.dir,
     sites: { 'test-site': [WALLET.toLowerCase()], 'empty-site': [] },
   });
   base = s.baseUrl!;
@@ -337,15 +350,41 @@ async function pmap<T, R>(items: readonly T[], width: number, fn: (t: T) => Prom
 // ---- shape checks ---------------------------------------------------------------------------
 
 const MARKET_SPEC: Record<string, 'string' | 'boolean'> = {
-  id: 'string', question: 'string', conditionId: 'string', slug: 'string', resolutionSource: 'string',
-  endDate: 'string', startDate: 'string', image: 'string', icon: 'string', description: 'string',
-  outcomes: 'string', clobTokenIds: 'string', active: 'boolean', closed: 'boolean', archived: 'boolean',
-  createdAt: 'string', updatedAt: 'string', questionID: 'string',
+  id: 'string',
+  question: 'string',
+  conditionId: 'string',
+  slug: 'string',
+  resolutionSource: 'string',
+  endDate: 'string',
+  startDate: 'string',
+  image: 'string',
+  icon: 'string',
+  description: 'string',
+  outcomes: 'string',
+  clobTokenIds: 'string',
+  active: 'boolean',
+  closed: 'boolean',
+  archived: 'boolean',
+  createdAt: 'string',
+  updatedAt: 'string',
+  questionID: 'string',
 };
 const EVENT_SPEC: Record<string, 'string' | 'boolean'> = {
-  id: 'string', ticker: 'string', slug: 'string', title: 'string', description: 'string', resolutionSource: 'string',
-  startDate: 'string', endDate: 'string', image: 'string', icon: 'string', active: 'boolean', closed: 'boolean',
-  archived: 'boolean', createdAt: 'string', updatedAt: 'string',
+  id: 'string',
+  ticker: 'string',
+  slug: 'string',
+  title: 'string',
+  description: 'string',
+  resolutionSource: 'string',
+  startDate: 'string',
+  endDate: 'string',
+  image: 'string',
+  icon: 'string',
+  active: 'boolean',
+  closed: 'boolean',
+  archived: 'boolean',
+  createdAt: 'string',
+  updatedAt: 'string',
 };
 
 /**
@@ -387,7 +426,10 @@ function checkMarket(actual: Obj, what = `market ${String(actual.id)}`): void {
 function checkEventTags(actual: Obj, eid: string): void {
   expect(Array.isArray(actual.tags), `event ${eid}.tags is an array`).toBe(true);
   const tags = actual.tags as Obj[];
-  expect(tags.map((t) => t.id), `event ${eid} tag ids in order`).toEqual(model.eventTags.get(eid) ?? []);
+  expect(
+    tags.map((t) => t.id),
+    `event ${eid} tag ids in order`,
+  ).toEqual(model.eventTags.get(eid) ?? []);
   for (const t of tags) {
     const copies = model.tagCopies.get(String(t.id))!;
     const own = copies[0]!;
@@ -395,8 +437,16 @@ function checkEventTags(actual: Obj, eid: string): void {
     for (const k of ['label', 'slug', 'createdAt']) {
       if (k in own) expect(t[k], `tag ${String(t.id)}.${k}`).toEqual(own[k]);
     }
-    if ('updatedAt' in t) expect(copies.map((c) => c.updatedAt), `tag ${String(t.id)}.updatedAt`).toContain(t.updatedAt);
-    else expect(copies.some((c) => !('updatedAt' in c)), `tag ${String(t.id)} has no updatedAt`).toBe(true);
+    if ('updatedAt' in t)
+      expect(
+        copies.map((c) => c.updatedAt),
+        `tag ${String(t.id)}.updatedAt`,
+      ).toContain(t.updatedAt);
+    else
+      expect(
+        copies.some((c) => !('updatedAt' in c)),
+        `tag ${String(t.id)} has no updatedAt`,
+      ).toBe(true);
     if ('requiresTranslation' in t) expect(typeof t.requiresTranslation).toBe('boolean');
   }
 }
@@ -409,7 +459,10 @@ function checkEvent(actual: Obj, what = `event ${String(actual.id)}`): void {
   checkEventTags(actual, eid);
   expect(Array.isArray(actual.markets), `${what}.markets is an array`).toBe(true);
   const markets = actual.markets as Obj[];
-  expect(markets.map((m) => m.id), `${what} market ids in order`).toEqual(model.marketsOfEvent(eid));
+  expect(
+    markets.map((m) => m.id),
+    `${what} market ids in order`,
+  ).toEqual(model.marketsOfEvent(eid));
   for (const m of markets) {
     expect(m, `${what}: a nested market has no events`).not.toHaveProperty('events');
     checkFields(m, model.markets.get(String(m.id))!, MARKET_SPEC, [], `${what} > market ${String(m.id)}`);
@@ -511,7 +564,9 @@ describe('GET /markets filters agree with brute force', () => {
   it('event_slug and its alias eventSlug (every cached event)', async () => {
     await pmap(model.allEvents(), 8, async (e) => {
       const slug = String(e.slug);
-      const want = idsAscending(all().filter((m) => model.eventsOfMarket(String(m.id)).some((eid) => model.events.get(eid)!.slug === slug)));
+      const want = idsAscending(
+        all().filter((m) => model.eventsOfMarket(String(m.id)).some((eid) => model.events.get(eid)!.slug === slug)),
+      );
       expect(ids(await walk('/markets', { event_slug: slug })), `event_slug=${slug}`).toEqual(want);
       expect(ids(await walk('/markets', { eventSlug: slug })), `eventSlug=${slug}`).toEqual(want);
       expect(ids(await walk('/markets', { event_slug: slug, eventSlug: slug })), 'both, agreeing').toEqual(want);
@@ -525,7 +580,12 @@ describe('GET /markets filters agree with brute force', () => {
       const cid = String(m.conditionId);
       const want = idsAscending(all().filter((x) => String(x.conditionId).toLowerCase() === cid.toLowerCase()));
       expect(want).toContain(String(m.id));
-      for (const [k, v] of [['conditionId', cid], ['condition_id', cid], ['conditionId', cid.toUpperCase()], ['condition_id', `0x${cid.slice(2).toUpperCase()}`]] as const) {
+      for (const [k, v] of [
+        ['conditionId', cid],
+        ['condition_id', cid],
+        ['conditionId', cid.toUpperCase()],
+        ['condition_id', `0x${cid.slice(2).toUpperCase()}`],
+      ] as const) {
         expect(ids(await ok('/markets', { [k]: v })), `${k}=${v}`).toEqual(want);
       }
     });
@@ -614,9 +674,13 @@ describe('GET /events filters agree with brute force', () => {
   });
 
   it('creator: events whose markets a wallet created; a site; unknown site -> []', async () => {
-    const want = idsAscending(all().filter((e) =>
-      lower(e.creator) === WALLET.toLowerCase() ||
-      model.marketsOfEvent(String(e.id)).some((mid) => model.creatorOfMarket(model.markets.get(mid)!) === WALLET.toLowerCase())));
+    const want = idsAscending(
+      all().filter(
+        (e) =>
+          lower(e.creator) === WALLET.toLowerCase() ||
+          model.marketsOfEvent(String(e.id)).some((mid) => model.creatorOfMarket(model.markets.get(mid)!) === WALLET.toLowerCase()),
+      ),
+    );
     expect(want.length).toBeGreaterThan(0);
     expect(ids(await walk('/events', { creator: WALLET }))).toEqual(want);
     expect(ids(await walk('/events', { creator: WALLET.toUpperCase().replace('0X', '0x') }))).toEqual(want);
@@ -634,7 +698,12 @@ describe('sorting', () => {
     { path: '/markets', field: 'closedTime,volume', keys: [MARKET_KEYS.closedTime, MARKET_KEYS.volume], items: () => model.allMarkets() },
     { path: '/markets', field: 'endDate,question', keys: [MARKET_KEYS.endDate, MARKET_KEYS.question], items: () => model.allMarkets() },
     { path: '/markets', field: 'volume,volumeNum', keys: [MARKET_KEYS.volume], items: () => model.allMarkets() },
-    { path: '/markets', field: ' volume24hr , liquidity ', keys: [MARKET_KEYS.volume24hr, MARKET_KEYS.liquidity], items: () => model.allMarkets() },
+    {
+      path: '/markets',
+      field: ' volume24hr , liquidity ',
+      keys: [MARKET_KEYS.volume24hr, MARKET_KEYS.liquidity],
+      items: () => model.allMarkets(),
+    },
     { path: '/events', field: 'volume24hr,id', keys: [EVENT_KEYS.volume24hr, EVENT_KEYS.id], items: () => model.allEvents() },
     { path: '/events', field: 'closedTime,title', keys: [EVENT_KEYS.closedTime, EVENT_KEYS.title], items: () => model.allEvents() },
   ];
@@ -653,7 +722,12 @@ describe('sorting', () => {
         // Pages that straddle the end of the values that are present.
         const present = c.items().filter((o) => c.keys[0]!(o) !== null).length;
         if (present > 0 && present < want.length) {
-          for (const [off, lim] of [[present - 1, 1], [present - 2, 5], [present, 3], [present + 1, 4]] as const) {
+          for (const [off, lim] of [
+            [present - 1, 1],
+            [present - 2, 5],
+            [present, 3],
+            [present + 1, 4],
+          ] as const) {
             if (off < 0) continue;
             const page = await ok(c.path, { ...q, offset: String(off), limit: String(lim) });
             expect(ids(page), `offset=${off}&limit=${lim}`).toEqual(want.slice(off, off + lim));
@@ -701,11 +775,13 @@ describe('shapes and types', () => {
       }
       expect(typeof m.outcomes).toBe('string');
       expect(typeof m.clobTokenIds).toBe('string');
-      expect(m.events).toEqual((fx.events ?? []).map((e) => {
-        const ref: Obj = { id: e.id };
-        for (const k of ['ticker', 'slug', 'title'] as const) if (e[k] !== undefined) ref[k] = model.events.get(e.id)![k];
-        return ref;
-      }));
+      expect(m.events).toEqual(
+        (fx.events ?? []).map((e) => {
+          const ref: Obj = { id: e.id };
+          for (const k of ['ticker', 'slug', 'title'] as const) if (e[k] !== undefined) ref[k] = model.events.get(e.id)![k];
+          return ref;
+        }),
+      );
     });
   });
 
@@ -738,7 +814,8 @@ describe('shapes and types', () => {
       checkEvent(e);
       for (const t of e.tags as Obj[]) {
         for (const [k, v] of Object.entries(t)) {
-          if (k === 'id' || k === 'label' || k === 'slug' || k === 'createdAt' || k === 'updatedAt') expect(typeof v, `tag.${k}`).toBe('string');
+          if (k === 'id' || k === 'label' || k === 'slug' || k === 'createdAt' || k === 'updatedAt')
+            expect(typeof v, `tag.${k}`).toBe('string');
           if (k === 'requiresTranslation') expect(typeof v).toBe('boolean');
         }
       }
@@ -779,19 +856,27 @@ describe('shapes and types', () => {
 
 describe('by id and by slug', () => {
   it('/markets/slug/{slug} answers what /markets/{id} answers', async () => {
-    await pmap(model.allMarkets().filter((_, i) => i % 10 === 0), 8, async (m) => {
-      const byId = await ok<Served>(`/markets/${String(m.id)}`);
-      const bySlug = await ok<Served>(`/markets/slug/${encodeURIComponent(String(m.slug))}`);
-      expect(bySlug).toEqual(byId);
-    });
+    await pmap(
+      model.allMarkets().filter((_, i) => i % 10 === 0),
+      8,
+      async (m) => {
+        const byId = await ok<Served>(`/markets/${String(m.id)}`);
+        const bySlug = await ok<Served>(`/markets/slug/${encodeURIComponent(String(m.slug))}`);
+        expect(bySlug).toEqual(byId);
+      },
+    );
   });
 
   it('/events/slug/{slug} answers what /events/{id} answers', async () => {
-    await pmap(model.allEvents().filter((_, i) => i % 5 === 0), 8, async (e) => {
-      const byId = await ok<Served>(`/events/${String(e.id)}`);
-      const bySlug = await ok<Served>(`/events/slug/${encodeURIComponent(String(e.slug))}`);
-      expect(bySlug).toEqual(byId);
-    });
+    await pmap(
+      model.allEvents().filter((_, i) => i % 5 === 0),
+      8,
+      async (e) => {
+        const byId = await ok<Served>(`/events/${String(e.id)}`);
+        const bySlug = await ok<Served>(`/events/slug/${encodeURIComponent(String(e.slug))}`);
+        expect(bySlug).toEqual(byId);
+      },
+    );
   });
 
   it('/tags/{id} and /tags/slug/{slug} (case-insensitive) for every cached tag', async () => {

@@ -26,7 +26,9 @@ afterEach(async () => {
 
 async function service(opts: Partial<ServiceOptions> = {}): Promise<Service> {
   const s = await startService({
-    urls: { gamma: up.url, clob: up.url, data: up.url }, basePort: 0, clobPort: 0,
+    urls: { gamma: up.url, clob: up.url, data: up.url },
+    basePort: 0,
+    clobPort: 0,
     client: { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 0 },
     ...opts,
   });
@@ -46,7 +48,12 @@ const lbRequests = () => up.requests.count((e) => e.path === '/v1/leaderboard');
 describe('GET /v1/leaderboard: parameters', () => {
   let s: Service;
   beforeAll(async () => {
-    s = await startService({ urls: { gamma: up.url, clob: up.url, data: up.url }, basePort: 0, clobPort: 0, client: { baseDelayMs: 1, maxDelayMs: 5 } });
+    s = await startService({
+      urls: { gamma: up.url, clob: up.url, data: up.url },
+      basePort: 0,
+      clobPort: 0,
+      client: { baseDelayMs: 1, maxDelayMs: 5 },
+    });
   });
   afterAll(() => s.close());
 
@@ -74,7 +81,9 @@ describe('GET /v1/leaderboard: parameters', () => {
       ...LEADERBOARD_PERIODS.map((p) => ['OVERALL', p, 'VOL'] as const),
     ];
     for (const [c, p, o] of combos) {
-      expect((await get(s, `?category=${c}&timePeriod=${p}&orderBy=${o}&limit=50`)).body, `${c}/${p}/${o}`).toEqual(board(c, p, o).slice(0, 50));
+      expect((await get(s, `?category=${c}&timePeriod=${p}&orderBy=${o}&limit=50`)).body, `${c}/${p}/${o}`).toEqual(
+        board(c, p, o).slice(0, 50),
+      );
     }
   });
 
@@ -104,11 +113,24 @@ describe('GET /v1/leaderboard: parameters', () => {
 
   it('refuses out-of-range and malformed values with invalid <param> parameter', async () => {
     const cases: [string, string][] = [
-      ['limit=0', 'limit'], ['limit=51', 'limit'], ['limit=abc', 'limit'], ['limit=1.5', 'limit'], ['limit=', 'limit'],
-      ['offset=-1', 'offset'], ['offset=1001', 'offset'], ['offset=1e2', 'offset'],
-      ['category=GEOPOLITICS', 'category'], ['category=overall', 'category'], ['category=ESPORTS', 'category'], ['category=', 'category'],
-      ['timePeriod=YEAR', 'timePeriod'], ['timePeriod=day', 'timePeriod'], ['orderBy=ROI', 'orderBy'],
-      ['user=alice', 'user'], ['user=0x123', 'user'], [`userName=${'x'.repeat(101)}`, 'userName'],
+      ['limit=0', 'limit'],
+      ['limit=51', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['limit=', 'limit'],
+      ['offset=-1', 'offset'],
+      ['offset=1001', 'offset'],
+      ['offset=1e2', 'offset'],
+      ['category=GEOPOLITICS', 'category'],
+      ['category=overall', 'category'],
+      ['category=ESPORTS', 'category'],
+      ['category=', 'category'],
+      ['timePeriod=YEAR', 'timePeriod'],
+      ['timePeriod=day', 'timePeriod'],
+      ['orderBy=ROI', 'orderBy'],
+      ['user=alice', 'user'],
+      ['user=0x123', 'user'],
+      [`userName=${'x'.repeat(101)}`, 'userName'],
       ['limit=5&limit=6', 'limit'],
     ];
     for (const [q, param] of cases) {
@@ -145,7 +167,12 @@ describe('leaderboard cache', () => {
     await get(s, '?category=CRYPTO&timePeriod=ALL&orderBy=VOL');
     expect(lbRequests()).toBe(first * 2);
     expect(await s.dispatch('leaderboard.meta', { category: 'CRYPTO', timePeriod: 'ALL' })).toEqual({
-      category: 'CRYPTO', timePeriod: 'ALL', orderBy: 'PNL', fetchedAt: '2026-05-01T00:00:00.000Z', stale: false, entries: 900,
+      category: 'CRYPTO',
+      timePeriod: 'ALL',
+      orderBy: 'PNL',
+      fetchedAt: '2026-05-01T00:00:00.000Z',
+      stale: false,
+      entries: 900,
     });
     now += 1;
     expect((await s.dispatch('leaderboard.meta', { category: 'CRYPTO', timePeriod: 'ALL' })).stale).toBe(true);
@@ -173,10 +200,20 @@ describe('leaderboard cache', () => {
     const stale = await get(s, '?category=TECH&limit=50');
     expect(stale.status).toBe(200);
     expect(stale.body).toEqual(fresh);
-    expect(await s.dispatch('leaderboard.meta', { category: 'TECH' })).toMatchObject({ stale: true, fetchedAt: '2026-05-01T00:00:00.000Z' });
+    expect(await s.dispatch('leaderboard.meta', { category: 'TECH' })).toMatchObject({
+      stale: true,
+      fetchedAt: '2026-05-01T00:00:00.000Z',
+    });
     // The same over HTTP, for web mode.
     const meta = await fetch(`${s.baseUrl}/leaderboard/meta?category=TECH`);
-    expect(await meta.json()).toEqual({ category: 'TECH', timePeriod: 'DAY', orderBy: 'PNL', fetchedAt: '2026-05-01T00:00:00.000Z', stale: true, entries: board('TECH').length });
+    expect(await meta.json()).toEqual({
+      category: 'TECH',
+      timePeriod: 'DAY',
+      orderBy: 'PNL',
+      fetchedAt: '2026-05-01T00:00:00.000Z',
+      stale: true,
+      entries: board('TECH').length,
+    });
     await s.close();
     up.faults.clear();
     up.requests.clear();

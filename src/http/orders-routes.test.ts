@@ -8,7 +8,14 @@ import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Credentials } from '../auth/credentials.ts';
 import type { Order, OrdersPage } from '../contract/index.ts';
-import { createFakeOrders, createSyntheticCatalog, FakeCatalog, startFakeUpstream, type FakeUpstream, type RawOrder } from '../fake-upstream/index.ts';
+import {
+  createFakeOrders,
+  createSyntheticCatalog,
+  FakeCatalog,
+  startFakeUpstream,
+  type FakeUpstream,
+  type RawOrder,
+} from '../fake-upstream/index.ts';
 import { startService, type Service, type ServiceOptions } from '../service/service.ts';
 import type { Logger } from '../store/sqlite.ts';
 import { DEAD_UPSTREAM, tempDir } from '../testing/fixtures.ts';
@@ -28,8 +35,21 @@ const OTHER: Credentials = {
 const SECRETS = [CREDS, OTHER].flatMap((c) => [c.apiKey, c.secret, c.passphrase]);
 const UNAUTHORIZED = '{"error":"Unauthorized/Invalid api key"}';
 const SPEC_FIELDS = [
-  'assetId', 'associateTrades', 'createdAt', 'id', 'makerAddress', 'market', 'originalSize', 'outcome', 'owner', 'price',
-  'side', 'sizeMatched', 'status', 'type', 'updatedAt',
+  'assetId',
+  'associateTrades',
+  'createdAt',
+  'id',
+  'makerAddress',
+  'market',
+  'originalSize',
+  'outcome',
+  'owner',
+  'price',
+  'side',
+  'sizeMatched',
+  'status',
+  'type',
+  'updatedAt',
 ];
 
 // ---- a client, written from clob-client's signing code, independent of src/auth ----------------
@@ -73,7 +93,11 @@ async function fake(opts: { orders?: RawOrder[]; credentials?: Credentials } = {
 async function service(up: FakeUpstream | undefined, opts: Partial<ServiceOptions> = {}): Promise<Service> {
   const urls = up ? { gamma: up.url, clob: up.url, data: up.url } : DEAD_UPSTREAM;
   const s = await startService({
-    urls, basePort: 0, clobPort: 0, credentials: CREDS, log: captureLog,
+    urls,
+    basePort: 0,
+    clobPort: 0,
+    credentials: CREDS,
+    log: captureLog,
     client: { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 1 },
     ...opts,
   });
@@ -170,7 +194,7 @@ describe('GET /data/orders: L2 auth', () => {
   });
 });
 
-describe('GET /data/orders on the base face (the web UI\'s own origin)', () => {
+describe("GET /data/orders on the base face (the web UI's own origin)", () => {
   it('answers as the clob face does, with the same L2 auth and error bodies', async () => {
     const s = await service(await fake());
     const onBase = (query: string, h: Record<string, string>) => fetch(`${s.baseUrl}/data/orders${query}`, { headers: h });
@@ -206,24 +230,42 @@ describe('GET /data/orders: paging, filters, shape', () => {
     // Polymarket's end marker sent back: the empty last page.
     expect((await get(s, '?next_cursor=LTE=')).body).toEqual({ data: [], next_cursor: '', limit: 100, count: 0 });
     // Past the end: nothing, and no further cursor.
-    expect((await get(s, `?next_cursor=${Buffer.from('5000').toString('base64')}`)).body).toEqual({ data: [], next_cursor: '', limit: 100, count: 0 });
+    expect((await get(s, `?next_cursor=${Buffer.from('5000').toString('base64')}`)).body).toEqual({
+      data: [],
+      next_cursor: '',
+      limit: 100,
+      count: 0,
+    });
   });
 
-  it('serves the fake upstream\'s snake_case orders as spec Orders with every field of the right type', async () => {
+  it("serves the fake upstream's snake_case orders as spec Orders with every field of the right type", async () => {
     const up = await fake();
     const s = await service(up);
     const { orders } = await walk(s);
     const raw = new Map(up.clob!.orders.map((o) => [o.id, o]));
     for (const o of orders) {
       expect(Object.keys(o).sort()).toEqual(SPEC_FIELDS);
-      for (const f of SPEC_FIELDS) if (f !== 'associateTrades') expect(typeof (o as unknown as Record<string, unknown>)[f], f).toBe('string');
+      for (const f of SPEC_FIELDS)
+        if (f !== 'associateTrades') expect(typeof (o as unknown as Record<string, unknown>)[f], f).toBe('string');
       expect(Array.isArray(o.associateTrades) && o.associateTrades.every((t) => typeof t === 'string')).toBe(true);
       const r = raw.get(o.id)!;
       expect(o).toEqual({
-        id: r.id, status: 'live', market: r.market, assetId: r.asset_id, outcome: r.outcome, makerAddress: r.maker_address,
+        id: r.id,
+        status: 'live',
+        market: r.market,
+        assetId: r.asset_id,
+        outcome: r.outcome,
+        makerAddress: r.maker_address,
         // The owner is the API key upstream; the service shows the account's address instead.
-        owner: CREDS.address, price: r.price, originalSize: r.original_size, sizeMatched: r.size_matched, side: r.side, type: r.order_type,
-        associateTrades: r.associate_trades, createdAt: new Date(r.created_at * 1000).toISOString(), updatedAt: new Date(r.created_at * 1000).toISOString(),
+        owner: CREDS.address,
+        price: r.price,
+        originalSize: r.original_size,
+        sizeMatched: r.size_matched,
+        side: r.side,
+        type: r.order_type,
+        associateTrades: r.associate_trades,
+        createdAt: new Date(r.created_at * 1000).toISOString(),
+        updatedAt: new Date(r.created_at * 1000).toISOString(),
       });
       expect(o.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
@@ -234,8 +276,8 @@ describe('GET /data/orders: paging, filters, shape', () => {
   it('combines filters with paging', async () => {
     // Two markets only, so a market holds more than a page of orders.
     const markets = [
-      { conditionId: '0x' + 'a'.repeat(64), tokenIds: ['111', '112'], outcomes: ['Yes', 'No'] },
-      { conditionId: '0x' + 'b'.repeat(64), tokenIds: ['221', '222'], outcomes: ['Up', 'Down'] },
+      { conditionId: `0x${'a'.repeat(64)}`, tokenIds: ['111', '112'], outcomes: ['Yes', 'No'] },
+      { conditionId: `0x${'b'.repeat(64)}`, tokenIds: ['221', '222'], outcomes: ['Up', 'Down'] },
     ];
     const raw = createFakeOrders({ count: 420, seed: 9, markets, minMarkets: 0, owner: CREDS.apiKey, maker: CREDS.address });
     const s = await service(await fake({ orders: raw }));
@@ -314,7 +356,13 @@ describe('orders and credentials over IPC', () => {
     const page = await s.dispatch('orders.list', { next_cursor: 'MTAw' });
     expect(page.count).toBe(100);
     expect(await s.dispatch('credentials.status', {})).toEqual({ configured: true, address: CREDS.address });
-    for (const [method, path] of [['GET', '/credentials'], ['POST', '/credentials'], ['DELETE', '/credentials'], ['POST', '/orders/refresh'], ['GET', '/orders/status']]) {
+    for (const [method, path] of [
+      ['GET', '/credentials'],
+      ['POST', '/credentials'],
+      ['DELETE', '/credentials'],
+      ['POST', '/orders/refresh'],
+      ['GET', '/orders/status'],
+    ]) {
       for (const url of [s.clobUrl, s.baseUrl]) {
         const res = await fetch(`${url}${path}`, { method, headers: headers(CREDS) });
         expect(res.status, `${method} ${url}${path}`).toBe(404);
@@ -322,7 +370,7 @@ describe('orders and credentials over IPC', () => {
     }
   });
 
-  it('switches accounts: the old account\'s orders go, the route follows the new credentials', async () => {
+  it("switches accounts: the old account's orders go, the route follows the new credentials", async () => {
     const s = await service(await fake());
     expect((await walk(s)).orders).toHaveLength(275);
     // The fake upstream knows only CREDS: the new account's refresh fails, and nothing of CREDS stays.
@@ -333,7 +381,8 @@ describe('orders and credentials over IPC', () => {
     expect((await get(s, '', headers(OTHER))).body).toEqual({ data: [], next_cursor: '', limit: 100, count: 0 });
     expect(s.orders.status().lastError).toMatch(/answered 401/);
     await expect(s.dispatch('credentials.set', { ...OTHER, address: 'not-an-address' })).rejects.toMatchObject({
-      status: 400, body: { error: 'credentials: address must be a 0x address (40 hex digits)' },
+      status: 400,
+      body: { error: 'credentials: address must be a 0x address (40 hex digits)' },
     });
     expect(await s.dispatch('credentials.clear', {})).toEqual({ configured: false });
     await expect(s.dispatch('orders.list', {})).rejects.toMatchObject({ status: 401, body: { error: 'Unauthorized/Invalid api key' } });
@@ -352,7 +401,10 @@ describe('secrets', () => {
     await get(s, '');
     await s.dispatch('credentials.set', { ...OTHER });
     await expect.poll(() => s.orders.status().fetchedAt).not.toBeNull();
-    for (const p of [{ ...OTHER, address: 'x' }, { ...OTHER, bogus: '1' }]) {
+    for (const p of [
+      { ...OTHER, address: 'x' },
+      { ...OTHER, bogus: '1' },
+    ]) {
       bodies.push(JSON.stringify(await s.dispatch('credentials.set', p as never).catch((e: { body: unknown }) => e.body)));
     }
     bodies.push(JSON.stringify(s.orders.status()), JSON.stringify(await s.dispatch('credentials.status', {})));

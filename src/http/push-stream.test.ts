@@ -24,8 +24,7 @@ function readStream(res: Response) {
       const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
       if (done) return;
       buffer += value;
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
         const block = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         const name = /^event: (.+)$/m.exec(block)?.[1];

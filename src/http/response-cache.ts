@@ -7,7 +7,10 @@ import { LRUCache } from 'lru-cache';
 import type { RawParams } from '../contract/index.ts';
 
 export interface ResponseCacheOptions {
-  /** Total characters of cached bodies (default 16 Mi characters: a few hundred pages, and a live heap small enough that V8 does not grow it by hundreds of MB under load). */
+  /**
+   * Total characters of cached bodies (default 16 Mi characters: a few hundred pages, and a live
+   * heap small enough that V8 does not grow it by hundreds of MB under load).
+   */
   maxChars?: number;
   /** Bodies larger than this are not cached (default 2 Mi characters). */
   maxEntryChars?: number;

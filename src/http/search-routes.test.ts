@@ -17,9 +17,21 @@ const WALLET = '0x91430CaD2d3975766499717fA0D66A78D814E5c5';
 /** Every fixture market has WALLET as its creator; this event is another site's. */
 const OTHER_WALLET = `0x${'ab'.repeat(20)}`;
 const OTHER_SITE_EVENT = {
-  id: '990001', ticker: 'other-site', slug: 'other-site', title: 'Will another site list this?', description: 'Not ours.',
+  id: '990001',
+  ticker: 'other-site',
+  slug: 'other-site',
+  title: 'Will another site list this?',
+  description: 'Not ours.',
   updatedAt: '2026-01-01T00:00:00Z',
-  markets: [{ id: '990002', question: 'Will another site list this?', slug: 'other-site-m', submitted_by: OTHER_WALLET, updatedAt: '2026-01-01T00:00:00Z' }],
+  markets: [
+    {
+      id: '990002',
+      question: 'Will another site list this?',
+      slug: 'other-site-m',
+      submitted_by: OTHER_WALLET,
+      updatedAt: '2026-01-01T00:00:00Z',
+    },
+  ],
 };
 
 let s: Service;
@@ -30,7 +42,11 @@ const noWebUi = tempDir();
 
 beforeAll(async () => {
   s = await startService({
-    urls: DEAD_UPSTREAM, offline: true, basePort: 0, clobPort: 0, webRoot: noWebUi.dir,
+    urls: DEAD_UPSTREAM,
+    offline: true,
+    basePort: 0,
+    clobPort: 0,
+    webRoot: noWebUi.dir,
     sites: { 'test-site': [WALLET.toLowerCase()], 'empty-site': [] },
   });
   base = s.baseUrl!;
@@ -75,7 +91,11 @@ async function walk(q: string, extra: Record<string, string> = {}, per = 7): Pro
   }
 }
 
-const expected = (q: string) => docs.filter((d) => matches(d, terms(q))).map((d) => d.id).sort();
+const expected = (q: string) =>
+  docs
+    .filter((d) => matches(d, terms(q)))
+    .map((d) => d.id)
+    .sort();
 const sorted = (ids: string[]) => [...ids].sort();
 
 describe('parameters and errors', () => {
@@ -109,8 +129,19 @@ describe('parameters and errors', () => {
   });
 
   it('accepts the bounds themselves, booleans as 1/0, and ignores unknown parameters', async () => {
-    for (const qs of ['limit_per_type=1', 'limit_per_type=500', 'page=1', 'search_tags=0', 'search_profiles=1', 'search_profiles=true',
-      'events_status=active', 'keep_closed_markets=0', 'sort=volume', 'optimized=true', `q2=${'x'.repeat(100)}`]) {
+    for (const qs of [
+      'limit_per_type=1',
+      'limit_per_type=500',
+      'page=1',
+      'search_tags=0',
+      'search_profiles=1',
+      'search_profiles=true',
+      'events_status=active',
+      'keep_closed_markets=0',
+      'sort=volume',
+      'optimized=true',
+      `q2=${'x'.repeat(100)}`,
+    ]) {
       expect((await get(`q=bitcoin&${qs}`)).status, qs).toBe(200);
     }
   });
@@ -130,8 +161,25 @@ const NESTED = new Set<string>(SEARCH_MARKET_FIELDS);
 
 describe('the answer', () => {
   it('nested markets carry every Market field of spec 2.1 but `events`, and the prices shown with them', () => {
-    const spec21 = ['question', 'conditionId', 'slug', 'resolutionSource', 'endDate', 'startDate', 'image', 'icon', 'description',
-      'outcomes', 'clobTokenIds', 'active', 'closed', 'archived', 'createdAt', 'updatedAt', 'questionID'];
+    const spec21 = [
+      'question',
+      'conditionId',
+      'slug',
+      'resolutionSource',
+      'endDate',
+      'startDate',
+      'image',
+      'icon',
+      'description',
+      'outcomes',
+      'clobTokenIds',
+      'active',
+      'closed',
+      'archived',
+      'createdAt',
+      'updatedAt',
+      'questionID',
+    ];
     for (const f of [...spec21, 'outcomePrices', 'volume']) expect(NESTED.has(f), f).toBe(true);
     expect(NESTED.has('events')).toBe(false);
   });
@@ -171,7 +219,12 @@ describe('the answer', () => {
     // Every tag whose label or slug has the word is found.
     const all = new Map(events.flatMap((e) => e.tags).map((t) => [t.id, t]));
     const want = [...all.values()].filter((t) => words(`${t.label} ${t.slug}`).some((w) => w.startsWith('trump'))).map((t) => t.id);
-    expect(r.tags.map((t) => t.id).filter((id) => all.has(id)).sort()).toEqual(want.sort());
+    expect(
+      r.tags
+        .map((t) => t.id)
+        .filter((id) => all.has(id))
+        .sort(),
+    ).toEqual(want.sort());
   });
 
   it('tags are ranked: a label hit first, then the most used', async () => {
@@ -191,8 +244,15 @@ describe('the answer', () => {
 
   it('creator: a wallet, a site, an unknown site or wallet', async () => {
     const wallet = WALLET.toLowerCase();
-    const ofSite = new Set(events.filter((e) => String(e['creator'] ?? '').toLowerCase() === wallet ||
-      e.markets.some((m) => String(m['creator'] || m['submitted_by'] || '').toLowerCase() === wallet)).map((e) => e.id));
+    const ofSite = new Set(
+      events
+        .filter(
+          (e) =>
+            String(e['creator'] ?? '').toLowerCase() === wallet ||
+            e.markets.some((m) => String(m['creator'] || m['submitted_by'] || '').toLowerCase() === wallet),
+        )
+        .map((e) => e.id),
+    );
     expect(ofSite.size).toBeGreaterThan(0);
     const want = expected('will').filter((id) => ofSite.has(id));
     expect(want.length).toBeGreaterThan(0);
@@ -203,7 +263,9 @@ describe('the answer', () => {
     expect(await search({ q: 'will', creator: 'empty-site' })).toEqual(empty);
     expect(await search({ q: 'will', creator: 'no-such-site' })).toEqual(empty);
     expect((await search({ q: 'will', creator: `0x${'1'.repeat(40)}` })).events).toEqual([]);
-    expect((await search({ q: 'will', creator: OTHER_WALLET.toUpperCase().replace('0X', '0x') })).events.map((e) => e.id)).toEqual([OTHER_SITE_EVENT.id]);
+    expect((await search({ q: 'will', creator: OTHER_WALLET.toUpperCase().replace('0X', '0x') })).events.map((e) => e.id)).toEqual([
+      OTHER_SITE_EVENT.id,
+    ]);
     // Tags count only the site's events.
     for (const t of (await search({ q: 'trump', creator: WALLET, limit_per_type: '500' })).tags) {
       expect(t.event_count).toBe(events.filter((e) => ofSite.has(e.id) && e.tags.some((x) => x.id === t.id)).length);
@@ -214,7 +276,12 @@ describe('the answer', () => {
 
 describe('paging', () => {
   it('pages never overlap and together give exactly totalResults events', async () => {
-    for (const [q, per] of [['will', 7], ['e', 10], ['trump', 3], ['2025', 11]] as const) {
+    for (const [q, per] of [
+      ['will', 7],
+      ['e', 10],
+      ['trump', 3],
+      ['2025', 11],
+    ] as const) {
       const ids = await walk(q, {}, per);
       expect(new Set(ids).size, q).toBe(ids.length);
       expect(sorted(ids), q).toEqual(expected(q));
@@ -244,7 +311,10 @@ describe('matching, against the fixtures', () => {
     expect(sample.length).toBeGreaterThan(100);
     for (const e of sample) {
       const r = await search({ q: e.title! });
-      expect(r.events.map((x) => x.id), e.title).toContain(e.id);
+      expect(
+        r.events.map((x) => x.id),
+        e.title,
+      ).toContain(e.id);
     }
   });
 
@@ -315,7 +385,31 @@ describe('matching, against the fixtures', () => {
 describe('hostile input over HTTP', () => {
   it('never answers 500 (300 random queries)', async () => {
     const piece = fc.oneof(
-      fc.constantFrom('NEAR', 'NEAR/3', '*', '-', '"', 'AND', 'OR', 'NOT', '(', ')', ':', '^', 'title:', '{', '}', "'", '\\', '%', '\u0000', '\uFEFF', 'é', '𝔘', '😀'),
+      fc.constantFrom(
+        'NEAR',
+        'NEAR/3',
+        '*',
+        '-',
+        '"',
+        'AND',
+        'OR',
+        'NOT',
+        '(',
+        ')',
+        ':',
+        '^',
+        'title:',
+        '{',
+        '}',
+        "'",
+        '\\',
+        '%',
+        '\u0000',
+        '\uFEFF',
+        'é',
+        '𝔘',
+        '😀',
+      ),
       fc.string({ unit: 'grapheme', maxLength: 12 }),
       fc.string({ unit: 'binary', maxLength: 8 }),
       fc.string({ unit: 'grapheme-ascii', minLength: 40, maxLength: 120 }),

@@ -3,14 +3,16 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { PACKAGE_ROOT } from '../package-root.ts';
 
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../out/renderer/', import.meta.url));
+export const DEFAULT_WEB_ROOT = path.join(PACKAGE_ROOT, 'out', 'renderer');
 
 /** The CSP of the renderer (main/csp.ts sends the same in Electron). */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; font-src 'self'; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export async function registerWebUi(app: FastifyInstance, root = DEFAULT_WEB_ROOT): Promise<void> {
   if (!existsSync(path.join(root, 'index.html'))) {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/fixtures.ts';
+import { CLI_ENTRY } from '../testing/built-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -20,11 +21,20 @@ function tmp(): string {
   return t.dir;
 }
 
-function serve(args: string[]): { child: ChildProcess; out: () => string; line: (re: RegExp) => Promise<RegExpMatchArray>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function serve(args: string[]): {
+  child: ChildProcess;
+  out: () => string;
+  line: (re: RegExp) => Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(
+    process.execPath,
+    [CLI_ENTRY, 'serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const waiters: (() => void)[] = [];
   const onData = (d: Buffer) => {

@@ -19,7 +19,10 @@ afterEach(async () => {
 async function service(opts: Partial<ServiceOptions> = {}): Promise<{ s: Service; clock: FakeClock }> {
   const clock = new FakeClock();
   const s = await startService({
-    urls: DEAD_UPSTREAM, offline: true, basePort: 0, clobPort: 0,
+    urls: DEAD_UPSTREAM,
+    offline: true,
+    basePort: 0,
+    clobPort: 0,
     limits: { now: clock.now },
     ...opts,
   });
@@ -66,14 +69,19 @@ describe('throttled answers', () => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toBe('OK');
 
-    const { s: s2 } = await service({ limits: { now: new FakeClock().now, table: parseLimitsTable({ windows: [{ name: 'lb', limit: 1, seconds: 10, routes: ['GET /v1/leaderboard'] }] }) } });
+    const { s: s2 } = await service({
+      limits: {
+        now: new FakeClock().now,
+        table: parseLimitsTable({ windows: [{ name: 'lb', limit: 1, seconds: 10, routes: ['GET /v1/leaderboard'] }] }),
+      },
+    });
     await fetch(`${s2.baseUrl}/v1/leaderboard`);
     const lb = await fetch(`${s2.baseUrl}/v1/leaderboard`);
     expect(lb.status).toBe(429);
     expect(await lb.json()).toEqual({ error: 'rate limit exceeded' });
   });
 
-  it('counts every route: unknown paths, HEAD as GET, the service\'s own extra routes', async () => {
+  it("counts every route: unknown paths, HEAD as GET, the service's own extra routes", async () => {
     const table = parseLimitsTable({ windows: [{ name: 'all', limit: 3, seconds: 10, routes: ['class:catalog'] }] });
     const { s } = await service({ limits: { now: new FakeClock().now, table } });
     expect((await fetch(`${s.baseUrl}/nowhere`)).status).toBe(404);

@@ -32,6 +32,10 @@ export function registerInboundLimits(app: FastifyInstance, face: Face, limiter:
     reply.header('ratelimit-policy', d.policy).header('ratelimit', d.rateLimit);
     if (d.admitted) return;
     const catalog = face === 'base' && (route === undefined || catalogStyle.has(route));
-    return reply.code(429).header('retry-after', String(d.retryAfterS)).type('application/json').send(catalog ? THROTTLED_CATALOG : THROTTLED);
+    return reply
+      .code(429)
+      .header('retry-after', String(d.retryAfterS))
+      .type('application/json')
+      .send(catalog ? THROTTLED_CATALOG : THROTTLED);
   });
 }

@@ -11,7 +11,13 @@ import { DEFAULT_LIMITS, parseLimitsTable, type LimitsTable } from './table.ts';
 function limiter(table: LimitsTable = DEFAULT_LIMITS) {
   const clock = new FakeClock();
   const l = new InboundLimiter({ table, now: clock.now });
-  const face = (route: string) => (route.startsWith('GET /markets') || route.startsWith('GET /events') || route.startsWith('GET /tags') || ['GET /public-search', 'GET /status', 'GET /v1/leaderboard'].includes(route) ? 'base' : 'clob');
+  const face = (route: string) =>
+    route.startsWith('GET /markets') ||
+    route.startsWith('GET /events') ||
+    route.startsWith('GET /tags') ||
+    ['GET /public-search', 'GET /status', 'GET /v1/leaderboard'].includes(route)
+      ? 'base'
+      : 'clob';
   /** Sends `n` requests on `route` for client "c"; returns how many were admitted. */
   const send = (route: string, n: number, client = 'c') => {
     let ok = 0;
@@ -63,7 +69,9 @@ describe('catalog windows (8.2)', () => {
   it('all catalog routes together: 4,000, whichever routes make it up', () => {
     const { send, one, used } = limiter();
     expect(send('GET /markets', 300) + send('GET /events', 500) + send('GET /tags', 200) + send('GET /public-search', 350)).toBe(1350);
-    expect(send('GET /markets/:id', 1000) + send('GET /events/slug/:slug', 1000) + send('GET /v1/leaderboard', 600) + send('GET /status', 50)).toBe(2650);
+    expect(
+      send('GET /markets/:id', 1000) + send('GET /events/slug/:slug', 1000) + send('GET /v1/leaderboard', 600) + send('GET /status', 50),
+    ).toBe(2650);
     expect(used('catalog')).toBe(4000);
     for (const r of ['GET /tags/:id', 'GET /status', 'GET /v1/leaderboard']) expect(one(r).admitted).toBe(false);
     expect(used('catalog')).toBe(4000);
@@ -98,7 +106,17 @@ describe('trading-read windows (8.3)', () => {
 
   it('all trading reads together: 5,000 (GET /data/orders counts only there)', () => {
     const { send, one, used } = limiter();
-    const own = [['GET /', 50], ['GET /book', 200], ['POST /books', 80], ['GET /price', 200], ['POST /prices', 80], ['GET /midpoint', 200], ['GET /prices-history', 100], ['POST /batch-prices-history', 80], ['GET /data/trades', 150]] as const;
+    const own = [
+      ['GET /', 50],
+      ['GET /book', 200],
+      ['POST /books', 80],
+      ['GET /price', 200],
+      ['POST /prices', 80],
+      ['GET /midpoint', 200],
+      ['GET /prices-history', 100],
+      ['POST /batch-prices-history', 80],
+      ['GET /data/trades', 150],
+    ] as const;
     let n = 0;
     for (const [r, lim] of own) n += send(r, lim);
     expect(n).toBe(1140);
@@ -244,7 +262,9 @@ describe('parseLimitsTable', () => {
     expect(() => parseLimitsTable({})).toThrow(/windows/);
     expect(() => parseLimitsTable({ windows: [{ name: 'a', limit: 0, seconds: 10, routes: ['GET /x'] }] })).toThrow(/windows\.0\.limit/);
     expect(() => parseLimitsTable({ windows: [{ name: 'a', limit: 1, seconds: 10, routes: ['/x'] }] })).toThrow(/routes/);
-    expect(() => parseLimitsTable({ windows: [{ name: 'a', limit: 1, seconds: 10, routes: ['GET /x'] }], extra: 1 })).toThrow(/extra|Unrecognized/i);
+    expect(() => parseLimitsTable({ windows: [{ name: 'a', limit: 1, seconds: 10, routes: ['GET /x'] }], extra: 1 })).toThrow(
+      /extra|Unrecognized/i,
+    );
     const w = { name: 'a', limit: 1, seconds: 10, routes: ['GET /x'] };
     expect(() => parseLimitsTable({ windows: [w, w] })).toThrow(/twice/);
   });

@@ -71,8 +71,8 @@ export class InboundLimiter {
     const admitted = waitMs === 0;
     if (admitted) {
       for (const w of plan.windows) {
-        const log = (logs[w.index] ??= new SlidingLog(w.def.limit, w.windowMs));
-        log.add(now);
+        logs[w.index] ??= new SlidingLog(w.def.limit, w.windowMs);
+        logs[w.index]!.add(now);
       }
     }
     if (++this.admits % SWEEP_EVERY === 0) this.sweep(now);

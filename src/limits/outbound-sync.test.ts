@@ -78,7 +78,11 @@ describe('priorities and cancellation through the client', () => {
     const running = w.sync.syncNow('full').catch(() => {});
     while (w.scheduler.status().hosts[0]!.queued.background === 0) await settle();
     const before = admitted.length;
-    const mine = await w.client.request<unknown[]>('gamma', '/markets', { query: { limit: 1, marker: 'user' }, group: 'GET /markets', priority: 'user' });
+    const mine = await w.client.request<unknown[]>('gamma', '/markets', {
+      query: { limit: 1, marker: 'user' },
+      group: 'GET /markets',
+      priority: 'user',
+    });
     expect(mine).toHaveLength(1);
     expect(w.fake.requests.count((e) => e.query['marker'] === 'user')).toBe(1);
     expect(admitted.slice(before)[0]).toBe('user');

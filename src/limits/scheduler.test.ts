@@ -22,7 +22,11 @@ function setup(windows: WindowDef[], opts: Partial<SchedulerOptions> = {}) {
   ) => {
     let release: ((x: AttemptOutcome) => void) | undefined;
     const p = s
-      .acquire(o.host ?? 'gamma', route.split(' ')[1]!, { group: route, ...(o.priority ? { priority: o.priority } : {}), ...(o.signal ? { signal: o.signal } : {}) })
+      .acquire(o.host ?? 'gamma', route.split(' ')[1]!, {
+        group: route,
+        ...(o.priority ? { priority: o.priority } : {}),
+        ...(o.signal ? { signal: o.signal } : {}),
+      })
       .then(
         (r) => {
           order.push(name);
@@ -52,7 +56,7 @@ describe('OutboundScheduler budgets', () => {
     expect(order).toHaveLength(120);
   });
 
-  it('takes room in all of a request\'s windows or in none', async () => {
+  it("takes room in all of a request's windows or in none", async () => {
     const { s, req, order } = setup([w('a', 5, ['GET /a']), w('ab', 8, ['GET /a', 'GET /b'])]);
     for (let i = 0; i < 6; i++) req(`a${i}`, 'GET /a');
     await settle();

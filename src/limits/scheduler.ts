@@ -14,7 +14,14 @@
  *   and requests fail at once; after `openMs` (doubling up to `maxOpenMs`) one request probes
  *   it, and any HTTP answer brings it back online.
  */
-import { UpstreamError, type AttemptOutcome, type Priority, type RequestOptions, type SendGate, type UpstreamHost } from '../upstream/client.ts';
+import {
+  UpstreamError,
+  type AttemptOutcome,
+  type Priority,
+  type RequestOptions,
+  type SendGate,
+  type UpstreamHost,
+} from '../upstream/client.ts';
 import type { HostStatus, SchedulerStatus, WindowStatus } from '../contract/limits-ops.ts';
 import { CompiledTable, DEFAULT_LIMITS, type LimitsTable, type RoutePlan } from './table.ts';
 import { SlidingLog } from './window.ts';
@@ -136,7 +143,14 @@ export class OutboundScheduler implements SendGate {
       h.circuit = 'half-open';
     }
     return new Promise((resolve, reject) => {
-      const p: Pending = { plan: this.planOf(host, path, opts), priority: opts.priority ?? 'user', resolve, reject, signal, onAbort: undefined };
+      const p: Pending = {
+        plan: this.planOf(host, path, opts),
+        priority: opts.priority ?? 'user',
+        resolve,
+        reject,
+        signal,
+        onAbort: undefined,
+      };
       if (signal) {
         p.onAbort = () => {
           const q = h.queues[p.priority];
@@ -189,7 +203,10 @@ export class OutboundScheduler implements SendGate {
           continue;
         }
         q.splice(i, 1);
-        for (const w of p.plan.windows) (h.logs[w.index] ??= new SlidingLog(w.def.limit, w.windowMs)).add(now);
+        for (const w of p.plan.windows) {
+          h.logs[w.index] ??= new SlidingLog(w.def.limit, w.windowMs);
+          h.logs[w.index]!.add(now);
+        }
         h.inFlight++;
         if (h.circuit === 'half-open') h.probing = true;
         if (p.signal && p.onAbort) p.signal.removeEventListener('abort', p.onAbort);
@@ -205,18 +222,24 @@ export class OutboundScheduler implements SendGate {
     if (h.timer !== undefined) this.timers.clear(h.timer);
     h.timerAt = at;
     // +1 ms: a timer may fire a hair before the monotonic clock reaches `at`.
-    h.timer = this.timers.set(() => {
-      h.timer = undefined;
-      h.timerAt = Infinity;
-      this.wake(h);
-    }, Math.max(0, Math.ceil(at - this.now())) + 1);
+    h.timer = this.timers.set(
+      () => {
+        h.timer = undefined;
+        h.timerAt = Infinity;
+        this.wake(h);
+      },
+      Math.max(0, Math.ceil(at - this.now())) + 1,
+    );
   }
 
   private wake(h: HostState): void {
     if (this.closed) return;
     if (h.circuit === 'open') {
       // An earlier window timer fired first: wait on for the end of the open period.
-      if (this.now() < h.openUntil) return this.arm(h, h.openUntil);
+      if (this.now() < h.openUntil) {
+        this.arm(h, h.openUntil);
+        return;
+      }
       h.circuit = 'half-open';
       // Nobody waiting to be the probe: send one, so the host comes back without a caller.
       if (this.probe && h.queues.user.length + h.queues.background.length === 0) void this.probe(h.host).catch(() => {});
@@ -320,7 +343,14 @@ export class OutboundScheduler implements SendGate {
         if (!log && !def.routes.includes(`class:${cls}`)) return;
         const budget = Math.max(1, Math.floor(def.limit * (1 - this.margin)));
         const used = log?.used(now) ?? 0;
-        windows.push({ name: def.name, limit: def.limit, budget, used, remaining: Math.max(0, budget - used), resetS: Math.ceil((log?.nextFreeMs(now) ?? 0) / 1000) });
+        windows.push({
+          name: def.name,
+          limit: def.limit,
+          budget,
+          used,
+          remaining: Math.max(0, budget - used),
+          resetS: Math.ceil((log?.nextFreeMs(now) ?? 0) / 1000),
+        });
       });
       return {
         host,

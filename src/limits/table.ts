@@ -69,17 +69,40 @@ export const DEFAULT_LIMITS: LimitsTable = {
     { name: 'cancel-burst', limit: 2400, seconds: S, routes: ['DELETE /order'] },
     { name: 'cancel-sustained', limit: 24000, seconds: TEN_MIN, routes: ['DELETE /order'] },
     { name: 'writes-burst', limit: 2400, seconds: S, routes: ['class:trading-write'], reserve: { share: 0.1, for: ['DELETE /order'] } },
-    { name: 'writes-sustained', limit: 24000, seconds: TEN_MIN, routes: ['class:trading-write'], reserve: { share: 0.1, for: ['DELETE /order'] } },
+    {
+      name: 'writes-sustained',
+      limit: 24000,
+      seconds: TEN_MIN,
+      routes: ['class:trading-write'],
+      reserve: { share: 0.1, for: ['DELETE /order'] },
+    },
   ],
   classes: {
     catalog: [
-      'GET /markets', 'GET /events', 'GET /tags', 'GET /public-search',
-      'GET /markets/:id', 'GET /markets/slug/:slug', 'GET /events/:id', 'GET /events/slug/:slug',
-      'GET /tags/:id', 'GET /tags/slug/:slug', 'GET /status', 'GET /v1/leaderboard',
+      'GET /markets',
+      'GET /events',
+      'GET /tags',
+      'GET /public-search',
+      'GET /markets/:id',
+      'GET /markets/slug/:slug',
+      'GET /events/:id',
+      'GET /events/slug/:slug',
+      'GET /tags/:id',
+      'GET /tags/slug/:slug',
+      'GET /status',
+      'GET /v1/leaderboard',
     ],
     'trading-read': [
-      'GET /', 'GET /book', 'POST /books', 'GET /price', 'POST /prices', 'GET /midpoint',
-      'GET /prices-history', 'POST /batch-prices-history', 'GET /data/trades', 'GET /data/orders',
+      'GET /',
+      'GET /book',
+      'POST /books',
+      'GET /price',
+      'POST /prices',
+      'GET /midpoint',
+      'GET /prices-history',
+      'POST /batch-prices-history',
+      'GET /data/trades',
+      'GET /data/orders',
     ],
     'trading-write': ['POST /order', 'DELETE /order'],
   },
@@ -88,7 +111,9 @@ export const DEFAULT_LIMITS: LimitsTable = {
   apiKeyRoutes: ['GET /data/orders', 'GET /data/trades', 'POST /order', 'DELETE /order'],
 };
 
-const ROUTE = z.string().regex(/^(GET|POST|DELETE|PUT|PATCH|HEAD) \/\S*$|^class:[\w-]+$/, 'a route ("GET /markets") or a class ("class:catalog")');
+const ROUTE = z
+  .string()
+  .regex(/^(GET|POST|DELETE|PUT|PATCH|HEAD) \/\S*$|^class:[\w-]+$/, 'a route ("GET /markets") or a class ("class:catalog")');
 
 const windowSchema = z.strictObject({
   // A token: the name goes unquoted-safe into the RateLimit headers' strings.

@@ -3,8 +3,14 @@
  * lookups by id and slug, answered from the cache and shaped as the spec's objects.
  */
 import {
-  EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS, badRequest,
-  type Event, type EventRef, type Market, type ParamsOf, type Tag,
+  type EVENT_ORDER_FIELDS,
+  type MARKET_ORDER_FIELDS,
+  badRequest,
+  type Event,
+  type EventRef,
+  type Market,
+  type ParamsOf,
+  type Tag,
 } from '../contract/index.ts';
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, rowMapper } from './fields.ts';
 import { UntilWrite, placeholders, type Bind, type Row, type Statements } from './statements.ts';
@@ -24,15 +30,34 @@ export const mapSeries = rowMapper(SERIES_FIELDS);
 
 /** order name -> sort column, per entity. Money sent as strings sorts by its numeric twin. */
 const MARKET_SORT: Record<(typeof MARKET_ORDER_FIELDS)[number], string> = {
-  id: 'm.id', slug: 'm."slug"', question: 'm."question"', volume: 'm._volume', volumeNum: 'm._volume',
-  volume24hr: 'm."volume24hr"', volume1wk: 'm."volume1wk"', liquidity: 'm._liquidity', liquidityNum: 'm._liquidity',
-  startDate: 'm._start_ts', endDate: 'm._end_ts', createdAt: 'm._created_ts', updatedAt: 'm._updated_ts',
+  id: 'm.id',
+  slug: 'm."slug"',
+  question: 'm."question"',
+  volume: 'm._volume',
+  volumeNum: 'm._volume',
+  volume24hr: 'm."volume24hr"',
+  volume1wk: 'm."volume1wk"',
+  liquidity: 'm._liquidity',
+  liquidityNum: 'm._liquidity',
+  startDate: 'm._start_ts',
+  endDate: 'm._end_ts',
+  createdAt: 'm._created_ts',
+  updatedAt: 'm._updated_ts',
   closedTime: 'm._closed_ts',
 };
 const EVENT_SORT: Record<(typeof EVENT_ORDER_FIELDS)[number], string> = {
-  id: 'e.id', slug: 'e._slug_lc', title: 'e."title"', volume: 'e."volume"', volume24hr: 'e."volume24hr"',
-  volume1wk: 'e."volume1wk"', liquidity: 'e."liquidity"', startDate: 'e._start_ts', endDate: 'e._end_ts',
-  createdAt: 'e._created_ts', updatedAt: 'e._updated_ts', closedTime: 'e._closed_ts',
+  id: 'e.id',
+  slug: 'e._slug_lc',
+  title: 'e."title"',
+  volume: 'e."volume"',
+  volume24hr: 'e."volume24hr"',
+  volume1wk: 'e."volume1wk"',
+  liquidity: 'e."liquidity"',
+  startDate: 'e._start_ts',
+  endDate: 'e._end_ts',
+  createdAt: 'e._created_ts',
+  updatedAt: 'e._updated_ts',
+  closedTime: 'e._closed_ts',
 };
 
 /** Sort columns with a (closed, key) index (schema.ts ENTITY_INDEXES). */
@@ -79,7 +104,9 @@ export class CatalogReader {
   private tagFilter(table: 'markets' | 'events', alias: string, tagId: number, wanted: number): string {
     const [link, own] = table === 'markets' ? ['market_tags', 'market_id'] : ['event_tags', 'event_id'];
     const all = this.counts_.get(table, () => Number(this.st.value(`SELECT count(*) FROM ${table}`) ?? 0));
-    const tagged = this.counts_.get(`${link}:${tagId}`, () => Number(this.st.value(`SELECT count(*) FROM ${link} WHERE tag_id = ?`, [tagId]) ?? 0));
+    const tagged = this.counts_.get(`${link}:${tagId}`, () =>
+      Number(this.st.value(`SELECT count(*) FROM ${link} WHERE tag_id = ?`, [tagId]) ?? 0),
+    );
     return 4 * wanted * all < tagged * tagged
       ? `EXISTS (SELECT 1 FROM ${link} l WHERE l.tag_id = ? AND l.${own} = ${alias}.id)`
       : `${alias}.id IN (SELECT ${own} FROM ${link} WHERE tag_id = ?)`;
@@ -92,7 +119,12 @@ export class CatalogReader {
    * `+closed` so the planner cannot pick a (closed, other key) index for the WHERE and then sort
    * most of the table; it walks the sort's own index and filters instead.
    */
-  private statusFilters(q: Query, alias: string, p: { active?: boolean; closed?: boolean; archived?: boolean }, closedIndexed: boolean): void {
+  private statusFilters(
+    q: Query,
+    alias: string,
+    p: { active?: boolean; closed?: boolean; archived?: boolean },
+    closedIndexed: boolean,
+  ): void {
     for (const k of ['active', 'closed', 'archived'] as const) {
       const v = p[k];
       if (v !== undefined) {
@@ -120,7 +152,11 @@ export class CatalogReader {
   creatorWallets(creator: string): string[] {
     if (WALLET.test(creator)) return [creator.toLowerCase()];
     const sites = this.sites();
-    const wallets = Object.hasOwn(sites, creator) ? sites[creator] : Object.hasOwn(sites, creator.toLowerCase()) ? sites[creator.toLowerCase()] : undefined;
+    const wallets = Object.hasOwn(sites, creator)
+      ? sites[creator]
+      : Object.hasOwn(sites, creator.toLowerCase())
+        ? sites[creator.toLowerCase()]
+        : undefined;
     return (wallets ?? []).map((w) => w.toLowerCase());
   }
 
@@ -173,13 +209,28 @@ export class CatalogReader {
    * sorter then holds ids and keys, not 2 KB rows. A popular tag sorted by end date at offset
    * 10,000 took a second the one-query way.
    */
-  private page(from: string, cols: string, idCol: string, q: Query, sort: string[] | null, ascending: boolean,
-    limit: number, offset: number): Row[] {
+  private page(
+    from: string,
+    cols: string,
+    idCol: string,
+    q: Query,
+    sort: string[] | null,
+    ascending: boolean,
+    limit: number,
+    offset: number,
+  ): Row[] {
     return this.rowsById(from, cols, idCol, this.pageIds(from, idCol, q, sort, ascending, limit, offset));
   }
 
-  private pageIds(from: string, idCol: string, q: Query, sort: string[] | null, ascending: boolean,
-    limit: number, offset: number): number[] {
+  private pageIds(
+    from: string,
+    idCol: string,
+    q: Query,
+    sort: string[] | null,
+    ascending: boolean,
+    limit: number,
+    offset: number,
+  ): number[] {
     const where = (extra?: string) => {
       const all = extra ? [...q.where, extra] : q.where;
       return all.length ? ` WHERE ${all.join(' AND ')}` : '';
@@ -205,13 +256,17 @@ export class CatalogReader {
       const nonNull = Number(this.st.value(`SELECT count(*) FROM ${from}${where(`${c} IS NOT NULL`)}`, q.bind) ?? 0);
       nullOffset = Math.max(0, offset - nonNull);
     }
-    return first.concat(ids(`${sel}${where(`${c} IS NULL`)} ORDER BY ${idCol} ASC LIMIT ? OFFSET ?`, [...q.bind, limit - first.length, nullOffset]));
+    return first.concat(
+      ids(`${sel}${where(`${c} IS NULL`)} ORDER BY ${idCol} ASC LIMIT ? OFFSET ?`, [...q.bind, limit - first.length, nullOffset]),
+    );
   }
 
   /** The rows of `ids`, whole, in that order. */
   private rowsById(from: string, cols: string, idCol: string, ids: number[]): Row[] {
     if (ids.length === 0) return [];
-    const byId = new Map(this.st.all(`SELECT ${cols} FROM ${from} WHERE ${idCol} IN (${placeholders(ids.length)})`, ids).map((r) => [r[0] as number, r]));
+    const byId = new Map(
+      this.st.all(`SELECT ${cols} FROM ${from} WHERE ${idCol} IN (${placeholders(ids.length)})`, ids).map((r) => [r[0] as number, r]),
+    );
     const rows: Row[] = [];
     for (const id of ids) {
       const r = byId.get(id);
@@ -280,7 +335,8 @@ export class CatalogReader {
       // An event is the site's when it says so itself (Kuest events carry `creator`) or one of its markets does.
       const list = placeholders(wallets.length);
       q.where.push(
-        `(e._creator_lc IN (${list}) OR e.id IN (SELECT me.event_id FROM market_events me JOIN markets m ON m.id = me.market_id WHERE m._creator_lc IN (${list})))`,
+        `(e._creator_lc IN (${list}) OR e.id IN (SELECT me.event_id FROM market_events me ` +
+          `JOIN markets m ON m.id = me.market_id WHERE m._creator_lc IN (${list})))`,
       );
       q.bind.push(...wallets, ...wallets);
     }

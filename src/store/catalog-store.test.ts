@@ -173,10 +173,20 @@ describe('CatalogStore tag filter', () => {
     const day = (d: number) => new Date(Date.UTC(2026, 0, 1 + (d % 300))).toISOString();
     // 3,000 markets in 1,500 events: tag 1 on every event, tag 2 on every 50th.
     const events = Array.from({ length: 1500 }, (_, i) => ({
-      id: String(i + 1), slug: `e${i + 1}`, title: `E${i + 1}`, updatedAt: day(0),
+      id: String(i + 1),
+      slug: `e${i + 1}`,
+      title: `E${i + 1}`,
+      updatedAt: day(0),
       tags: i % 50 === 0 ? [tag(1), tag(2)] : [tag(1)],
-      markets: [0, 1].map((k) => ({ id: String(10_000 + 2 * i + k), question: `Q${i}-${k}`, endDate: day(i * 7 + k),
-        active: (i + k) % 3 !== 0, closed: false, volume: String((i * 37) % 1000), updatedAt: day(0) })),
+      markets: [0, 1].map((k) => ({
+        id: String(10_000 + 2 * i + k),
+        question: `Q${i}-${k}`,
+        endDate: day(i * 7 + k),
+        active: (i + k) % 3 !== 0,
+        closed: false,
+        volume: String((i * 37) % 1000),
+        updatedAt: day(0),
+      })),
     }));
     s.apply({ tags: [tag(1), tag(2)], events });
     const forms = new Set<string>();
@@ -203,7 +213,9 @@ describe('CatalogStore tag filter', () => {
             const q = { active: 'true', order, ascending: 'true', offset, limit: '20' };
             // The same page out of the whole (unfiltered by tag) listing, filtered by hand.
             const tagged = new Set(events.filter((e) => e.tags.some((t) => t.id === tagId)).flatMap((e) => e.markets.map((m) => m.id)));
-            const expected = whole({ active: 'true', order, ascending: 'true' }).filter((id) => tagged.has(id)).slice(Number(offset), Number(offset) + 20);
+            const expected = whole({ active: 'true', order, ascending: 'true' })
+              .filter((id) => tagged.has(id))
+              .slice(Number(offset), Number(offset) + 20);
             expect(list({ ...q, tag_id: tagId }), `tag ${tagId} ${order} offset ${offset}`).toEqual(expected);
           }
         }

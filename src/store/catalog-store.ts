@@ -69,7 +69,9 @@ export class CatalogStore {
     // rollback journal on that FS buys nothing and doubles every write. The page cache is a
     // second copy of pages already in memory: small while serving (a miss is a memcpy from
     // the file), large during a bulk load (bulkLoad), where index pages are rewritten often.
-    opened.db.exec(`PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = ${SERVING_CACHE_KIB}`);
+    opened.db.exec(
+      `PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = ${SERVING_CACHE_KIB}`,
+    );
     migrate(opened.db);
     // The search index first: its merge frees pages that the sort indexes then take up.
     const searchRebuilt = ensureSearchIndex(opened.db);
@@ -143,7 +145,13 @@ export class CatalogStore {
 
   /** For the side caches (orders, leaderboard): same file and persistence, no catalog version bump. */
   sideTables(): { st: Statements; changed: () => void } {
-    return { st: this.st, changed: () => { this.dirty = true; this.schedulePersist(); } };
+    return {
+      st: this.st,
+      changed: () => {
+        this.dirty = true;
+        this.schedulePersist();
+      },
+    };
   }
 
   /** Ids of cached items that are not closed (to find those a full sync no longer saw). */
@@ -243,7 +251,7 @@ export class CatalogStore {
     const file = this.file;
     this.persisting = (async () => {
       const t0 = performance.now();
-      const access = await sqlFileAccess();
+      const access = await sqlFileAccess(this.log);
       if (access) {
         const r = await persistLive(access, this.db, file);
         this.lastBusyMs = r.busyMs;

@@ -56,7 +56,17 @@ function upsertSql(table: string, specs: readonly FieldSpec[], derived: readonly
   return `INSERT OR REPLACE INTO ${table} (${cols}) VALUES (${placeholders(n)})`;
 }
 
-const MARKET_DERIVED = ['_volume', '_liquidity', '_start_ts', '_end_ts', '_created_ts', '_updated_ts', '_closed_ts', '_condition_lc', '_creator_lc'];
+const MARKET_DERIVED = [
+  '_volume',
+  '_liquidity',
+  '_start_ts',
+  '_end_ts',
+  '_created_ts',
+  '_updated_ts',
+  '_closed_ts',
+  '_condition_lc',
+  '_creator_lc',
+];
 const EVENT_DERIVED = ['_start_ts', '_end_ts', '_created_ts', '_updated_ts', '_closed_ts', '_slug_lc', '_creator_lc'];
 const MARKET_UPSERT = upsertSql('markets', MARKET_FIELDS, MARKET_DERIVED);
 const EVENT_UPSERT = upsertSql('events', EVENT_FIELDS, EVENT_DERIVED);
@@ -151,9 +161,16 @@ export class CatalogWriter {
     if (state !== 'current') {
       const { values, extra } = toColumns(e, EVENT_FIELDS);
       this.st.run(EVENT_UPSERT, [
-        id, ...values, extra,
-        parseTs(e.startDate), parseTs(e.endDate), parseTs(e.createdAt), parseTs(e.updatedAt), parseTs(e.closedTime),
-        lower(e.slug), lower(e['creator']),
+        id,
+        ...values,
+        extra,
+        parseTs(e.startDate),
+        parseTs(e.endDate),
+        parseTs(e.createdAt),
+        parseTs(e.updatedAt),
+        parseTs(e.closedTime),
+        lower(e.slug),
+        lower(e['creator']),
       ]);
       this.result.events++;
     }
@@ -190,10 +207,13 @@ export class CatalogWriter {
         );
       });
       // Markets that left the event lose the link (and so its tags).
-      const gone = state === 'absent' ? [] : this.st.all(
-        `SELECT market_id FROM market_events WHERE event_id = ? AND market_id NOT IN (${placeholders(keep.length) || 'NULL'})`,
-        [id, ...keep],
-      );
+      const gone =
+        state === 'absent'
+          ? []
+          : this.st.all(
+              `SELECT market_id FROM market_events WHERE event_id = ? AND market_id NOT IN (${placeholders(keep.length) || 'NULL'})`,
+              [id, ...keep],
+            );
       for (const [mid] of gone) {
         this.st.run('DELETE FROM market_events WHERE market_id = ? AND event_id = ?', [mid as number, id]);
         this.dirtyMarkets.add(mid as number);
@@ -214,10 +234,18 @@ export class CatalogWriter {
       const { values, extra } = toColumns(m, MARKET_FIELDS);
       const creator = lower(m['creator']) ?? lower(m['submitted_by']);
       this.st.run(MARKET_UPSERT, [
-        id, ...values, extra,
-        num(m.volumeNum) ?? num(m.volume), num(m.liquidityNum) ?? num(m.liquidity),
-        parseTs(m['startDate']), parseTs(m['endDate']), parseTs(m.createdAt), parseTs(m.updatedAt), parseTs(m.closedTime),
-        lower(m.conditionId), creator,
+        id,
+        ...values,
+        extra,
+        num(m.volumeNum) ?? num(m.volume),
+        num(m.liquidityNum) ?? num(m.liquidity),
+        parseTs(m['startDate']),
+        parseTs(m['endDate']),
+        parseTs(m.createdAt),
+        parseTs(m.updatedAt),
+        parseTs(m.closedTime),
+        lower(m.conditionId),
+        creator,
       ]);
       this.result.markets++;
     }
@@ -227,13 +255,14 @@ export class CatalogWriter {
         const eid = this.event(e, false);
         if (eid !== null) eventIds.push(eid);
       }
-      const current = state === 'absent' ? [] : this.st.all('SELECT event_id FROM market_events WHERE market_id = ?', [id]).map((r) => r[0] as number);
+      const current =
+        state === 'absent' ? [] : this.st.all('SELECT event_id FROM market_events WHERE market_id = ?', [id]).map((r) => r[0] as number);
       const same = current.length === eventIds.length && eventIds.every((e) => current.includes(e));
       if (!same) {
-        this.st.run(
-          `DELETE FROM market_events WHERE market_id = ? AND event_id NOT IN (${placeholders(eventIds.length) || 'NULL'})`,
-          [id, ...eventIds],
-        );
+        this.st.run(`DELETE FROM market_events WHERE market_id = ? AND event_id NOT IN (${placeholders(eventIds.length) || 'NULL'})`, [
+          id,
+          ...eventIds,
+        ]);
         for (const eid of eventIds) {
           this.st.run('INSERT OR IGNORE INTO market_events (market_id, event_id, position) VALUES (?, ?, ?)', [id, eid, UNKNOWN_POSITION]);
         }
@@ -263,9 +292,7 @@ export class CatalogWriter {
       this.st.run('CREATE TEMP TABLE IF NOT EXISTS _dirty_events (id INTEGER PRIMARY KEY)');
       this.st.run('DELETE FROM _dirty_events');
       for (const id of this.dirtyEvents) this.st.run('INSERT INTO _dirty_events (id) VALUES (?)', [id]);
-      for (const [mid] of this.st.all(
-        'SELECT DISTINCT market_id FROM market_events WHERE event_id IN (SELECT id FROM _dirty_events)',
-      )) {
+      for (const [mid] of this.st.all('SELECT DISTINCT market_id FROM market_events WHERE event_id IN (SELECT id FROM _dirty_events)')) {
         this.dirtyMarkets.add(mid as number);
       }
     }

@@ -84,7 +84,8 @@ export function toColumns(
       values[i] = spec.kind === 'bool' ? (v ? 1 : 0) : (v as string | number);
     } else {
       values[i] = null;
-      (extra ??= {})[spec.name] = v;
+      extra ??= {};
+      extra[spec.name] = v;
     }
   }
   return { values, extra: extra ? JSON.stringify(extra) : null };
@@ -118,7 +119,10 @@ export function rowMapper(specs: readonly FieldSpec[], onlyExtra?: ReadonlySet<s
  * A projection of a table's fields (in the table's order) and its row mapper, which keeps
  * only the projected keys of `_extra` too. Select `id, <columns>, _extra` for it.
  */
-export function projection(all: readonly FieldSpec[], names: readonly string[]): { specs: FieldSpec[]; map: (row: unknown[]) => Record<string, unknown> } {
+export function projection(
+  all: readonly FieldSpec[],
+  names: readonly string[],
+): { specs: FieldSpec[]; map: (row: unknown[]) => Record<string, unknown> } {
   const wanted = new Set(names);
   const specs = all.filter((s) => wanted.has(s.name));
   const missing = names.filter((n) => !specs.some((s) => s.name === n));
@@ -132,7 +136,5 @@ export function columnList(specs: readonly FieldSpec[]): string {
 }
 
 export function columnDdl(specs: readonly FieldSpec[]): string {
-  return specs
-    .map((s) => `${col(s.name)} ${s.kind === 'text' ? 'TEXT' : s.kind === 'num' ? 'REAL' : 'INTEGER'}`)
-    .join(',\n  ');
+  return specs.map((s) => `${col(s.name)} ${s.kind === 'text' ? 'TEXT' : s.kind === 'num' ? 'REAL' : 'INTEGER'}`).join(',\n  ');
 }

@@ -71,13 +71,24 @@ export class LeaderboardStore {
           `INSERT INTO leaderboard_entries (category, period, order_by, position, ${COLS}, _wallet_lc, _name_lc) ` +
             'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           [
-            ...keyBind(key), position, e.rank, e.proxyWallet, e.userName, e.vol, e.pnl, e.profileImage,
-            JSON.stringify(e.xUsername), JSON.stringify(e.verifiedBadge), e.proxyWallet.toLowerCase(), e.userName.toLowerCase(),
+            ...keyBind(key),
+            position,
+            e.rank,
+            e.proxyWallet,
+            e.userName,
+            e.vol,
+            e.pnl,
+            e.profileImage,
+            JSON.stringify(e.xUsername),
+            JSON.stringify(e.verifiedBadge),
+            e.proxyWallet.toLowerCase(),
+            e.userName.toLowerCase(),
           ],
         );
       });
       this.st.run('INSERT OR REPLACE INTO leaderboard_boards (category, period, order_by, fetched_at) VALUES (?, ?, ?, ?)', [
-        ...keyBind(key), fetchedAtMs,
+        ...keyBind(key),
+        fetchedAtMs,
       ]);
     });
     this.changed();
@@ -106,7 +117,11 @@ export class LeaderboardStore {
       bind.push(q.userName.toLowerCase());
     }
     return this.st
-      .all(`SELECT ${COLS} FROM leaderboard_entries WHERE ${where.join(' AND ')} ORDER BY position LIMIT ? OFFSET ?`, [...bind, q.limit, q.offset])
+      .all(`SELECT ${COLS} FROM leaderboard_entries WHERE ${where.join(' AND ')} ORDER BY position LIMIT ? OFFSET ?`, [
+        ...bind,
+        q.limit,
+        q.offset,
+      ])
       .map(toEntry);
   }
 }

@@ -33,9 +33,11 @@ const rows = (db: Database, sql: string) => db.exec(sql)[0]?.values ?? [];
 
 describe('persistLive', () => {
   it('writes a file equal to the database when nothing changes meanwhile', async () => {
-    const { db, access, file, open } = await setup();
-    db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT); CREATE INDEX t_body ON t (body)");
-    db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) INSERT INTO t SELECT i, hex(randomblob(100)) FROM n");
+    const { db, access, file } = await setup();
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT); CREATE INDEX t_body ON t (body)');
+    db.exec(
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) INSERT INTO t SELECT i, hex(randomblob(100)) FROM n',
+    );
     const r = await persistLive(access, db, file, 64 * 1024);
     expect(r.passes).toBe(1);
     const onDisk = readFileSync(file);
@@ -44,7 +46,12 @@ describe('persistLive', () => {
     expect(r.bytes).toBe(exported.length);
     // Equal but for what export()'s backup bumps: the change counter (header bytes 24-27 and
     // 92-99) and the schema cookie (40-43).
-    for (const [a, b] of [[0, 24], [28, 40], [44, 92], [100, exported.length]] as const) {
+    for (const [a, b] of [
+      [0, 24],
+      [28, 40],
+      [44, 92],
+      [100, exported.length],
+    ] as const) {
       expect(Buffer.compare(onDisk.subarray(a, b), Buffer.from(exported.subarray(a, b))), `bytes ${a}..${b}`).toBe(0);
     }
     expect(readdirSync(path.dirname(file))).toEqual(['catalog.sqlite']);
@@ -54,13 +61,19 @@ describe('persistLive', () => {
     const { db, access, file, open } = await setup();
     // Every transaction appends a row and moves the counter: a torn copy breaks the invariant.
     db.exec('CREATE TABLE log (n INTEGER PRIMARY KEY, pad TEXT); CREATE TABLE counter (total INTEGER); INSERT INTO counter VALUES (0)');
-    db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO log SELECT i, hex(randomblob(300)) FROM n");
+    db.exec(
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) ' +
+        'INSERT INTO log SELECT i, hex(randomblob(300)) FROM n',
+    );
     db.exec('UPDATE counter SET total = 3000');
     let next = 3001;
     let writing = true;
     const writer = (async () => {
       while (writing) {
-        db.exec(`BEGIN; INSERT INTO log VALUES (${next}, hex(randomblob(300))); UPDATE log SET pad = 'x' WHERE n = ${1 + (next % 3000)}; UPDATE counter SET total = ${next}; COMMIT`);
+        db.exec(
+          `BEGIN; INSERT INTO log VALUES (${next}, hex(randomblob(300))); ` +
+            `UPDATE log SET pad = 'x' WHERE n = ${1 + (next % 3000)}; UPDATE counter SET total = ${next}; COMMIT`,
+        );
         next++;
         await new Promise((r) => setImmediate(r));
       }
@@ -84,9 +97,17 @@ describe('persistLive', () => {
 
   it('leaves the previous file untouched when the copy fails', async () => {
     const { db, access, file } = await setup();
-    db.exec("CREATE TABLE t (x); INSERT INTO t VALUES (zeroblob(300000))");
+    db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (zeroblob(300000))');
     writeFileSync(file, 'previous');
-    const failing: FileAccess = { ...access, read: (d, off, into) => (off > 0 ? (() => { throw new Error('disk gone'); })() : access.read(d, off, into)) };
+    const failing: FileAccess = {
+      ...access,
+      read: (d, off, into) =>
+        off > 0
+          ? (() => {
+              throw new Error('disk gone');
+            })()
+          : access.read(d, off, into),
+    };
     await expect(persistLive(failing, db, file, 64 * 1024)).rejects.toThrow('disk gone');
     expect(readFileSync(file, 'utf8')).toBe('previous');
     expect(readdirSync(path.dirname(file))).toEqual(['catalog.sqlite']);

@@ -26,7 +26,8 @@ CREATE TABLE orders_fetches (account TEXT PRIMARY KEY, fetched_at INTEGER NOT NU
 `;
 
 const COLS =
-  'id, status, market, asset_id, outcome, maker_address, owner, price, original_size, size_matched, side, type, associate_trades, created_at, updated_at';
+  'id, status, market, asset_id, outcome, maker_address, owner, price, original_size, size_matched, side, type, ' +
+  'associate_trades, created_at, updated_at';
 
 function toOrder(r: Row): Order {
   return {
@@ -89,9 +90,25 @@ export class OrdersStore {
         this.st.run(
           `INSERT OR REPLACE INTO orders (account, position, ${COLS}, _id_lc, _market_lc) VALUES (?, ?, ${'?, '.repeat(15)}?, ?)`,
           [
-            acct, position, o.id, o.status, o.market, o.assetId, o.outcome, o.makerAddress, o.owner, o.price, o.originalSize,
-            o.sizeMatched, o.side, o.type, JSON.stringify(o.associateTrades), o.createdAt, updatedAt,
-            o.id.toLowerCase(), o.market.toLowerCase(),
+            acct,
+            position,
+            o.id,
+            o.status,
+            o.market,
+            o.assetId,
+            o.outcome,
+            o.makerAddress,
+            o.owner,
+            o.price,
+            o.originalSize,
+            o.sizeMatched,
+            o.side,
+            o.type,
+            JSON.stringify(o.associateTrades),
+            o.createdAt,
+            updatedAt,
+            o.id.toLowerCase(),
+            o.market.toLowerCase(),
           ],
         );
       });
@@ -114,7 +131,9 @@ export class OrdersStore {
     filter('_market_lc = ?', f.market?.toLowerCase());
     filter('asset_id = ?', f.assetId);
     const rows = this.st.all(`SELECT ${COLS} FROM orders WHERE ${where.join(' AND ')} ORDER BY position LIMIT ? OFFSET ?`, [
-      ...bind, limit + 1, offset,
+      ...bind,
+      limit + 1,
+      offset,
     ]);
     return { data: rows.slice(0, limit).map(toOrder), more: rows.length > limit };
   }

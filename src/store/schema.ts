@@ -169,7 +169,7 @@ export const PAGE_SIZE = 16384;
 
 export function migrate(db: Database): void {
   let v = schemaVersion(db);
-  if (v === 0 && db.exec("SELECT 1 FROM sqlite_master LIMIT 1").length === 0) db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
+  if (v === 0 && db.exec('SELECT 1 FROM sqlite_master LIMIT 1').length === 0) db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   while (v < SCHEMA_VERSION) {
     db.exec('BEGIN');
     try {

@@ -46,7 +46,11 @@ function allIds(store: CatalogStore, q: string, raw: RawParams = {}): string[] {
 
 /** What the rows say should match: brute force over the events as the catalog serves them. */
 function expectedIds(store: CatalogStore, q: string): string[] {
-  return dumpEvents(store).map(docOf).filter((d) => matches(d, terms(q))).map((d) => d.id).sort();
+  return dumpEvents(store)
+    .map(docOf)
+    .filter((d) => matches(d, terms(q)))
+    .map((d) => d.id)
+    .sort();
 }
 
 async function memoryStore(): Promise<CatalogStore> {
@@ -67,8 +71,11 @@ describe('ranking', () => {
     const zebra = 'zebrafish';
     store.apply({
       events: [
-        event(1, 'Alpha', { volume: 1e9, description: `${zebra} ${zebra} ${zebra} in the description`,
-          markets: [{ id: '101', question: 'Alpha?', description: `${zebra} `.repeat(20), updatedAt: ts(1) }] }),
+        event(1, 'Alpha', {
+          volume: 1e9,
+          description: `${zebra} ${zebra} ${zebra} in the description`,
+          markets: [{ id: '101', question: 'Alpha?', description: `${zebra} `.repeat(20), updatedAt: ts(1) }],
+        }),
         event(2, `${zebra} derby`, { volume: 1 }),
         event(3, `${zebra} derby`, { volume: 50 }),
         event(4, `${zebra} derby`),
@@ -134,8 +141,17 @@ describe('the index follows the rows', () => {
     expect(allIds(store, victim.title!)).toContain(victim.id);
 
     // A newer copy with a new title and a new market question.
-    store.apply({ events: [{ ...victim, title: 'Capybara referendum', updatedAt: ts(400), tags: undefined,
-      markets: victim.markets.map((m, i) => ({ ...m, question: i === 0 ? 'Wombat question?' : m.question, updatedAt: ts(400) })) } as GammaEvent] });
+    store.apply({
+      events: [
+        {
+          ...victim,
+          title: 'Capybara referendum',
+          updatedAt: ts(400),
+          tags: undefined,
+          markets: victim.markets.map((m, i) => ({ ...m, question: i === 0 ? 'Wombat question?' : m.question, updatedAt: ts(400) })),
+        } as GammaEvent,
+      ],
+    });
     store.search.verify();
     expect(allIds(store, 'capybara')).toEqual([victim.id]);
     expect(allIds(store, 'wombat')).toEqual([victim.id]);
@@ -158,8 +174,15 @@ describe('the index follows the rows', () => {
     expect(allIds(store, 'capybara')).toEqual([]);
 
     // Pruning closed events drops them from search too.
-    store.apply({ events: [event(777, 'Dodo extinction', { closed: true, closedTime: ts(1),
-      markets: [{ id: '7771', question: 'Dodo back?', closed: true, closedTime: ts(1), updatedAt: ts(1) }] })] });
+    store.apply({
+      events: [
+        event(777, 'Dodo extinction', {
+          closed: true,
+          closedTime: ts(1),
+          markets: [{ id: '7771', question: 'Dodo back?', closed: true, closedTime: ts(1), updatedAt: ts(1) }],
+        }),
+      ],
+    });
     expect(allIds(store, 'dodo')).toEqual(['777']);
     store.prune(Date.UTC(2100, 0, 1));
     store.search.verify();
@@ -199,12 +222,28 @@ describe('the index follows the rows', () => {
     const gone = open.find((e) => e.id !== renamed.id && e.id !== withMarkets.id)!;
     const grows = open.find((e) => ![renamed.id, withMarkets.id, gone.id].includes(e.id))!;
     catalog.updateEvent(renamed.id, { title: 'Narwhal jamboree tomorrow?' });
-    catalog.updateMarket(closing.id, { closed: true, active: false, closedTime: '2026-10-31 23:00:00+00', question: 'Axolotl closing market?' });
-    catalog.addMarket({ id: '88888888', question: 'Pangolin newcomer market?', slug: 'pangolin', conditionId: '0x' + 'cd'.repeat(32), active: true, closed: false },
-      { eventId: renamed.id });
+    catalog.updateMarket(closing.id, {
+      closed: true,
+      active: false,
+      closedTime: '2026-10-31 23:00:00+00',
+      question: 'Axolotl closing market?',
+    });
+    catalog.addMarket(
+      {
+        id: '88888888',
+        question: 'Pangolin newcomer market?',
+        slug: 'pangolin',
+        conditionId: `0x${'cd'.repeat(32)}`,
+        active: true,
+        closed: false,
+      },
+      { eventId: renamed.id },
+    );
     // Only the new link changes this event's document (its own row is rewritten unchanged).
-    catalog.addMarket({ id: '88888889', question: 'Tapir addition?', slug: 'tapir', conditionId: '0x' + 'ef'.repeat(32), active: true, closed: false },
-      { eventId: grows.id });
+    catalog.addMarket(
+      { id: '88888889', question: 'Tapir addition?', slug: 'tapir', conditionId: `0x${'ef'.repeat(32)}`, active: true, closed: false },
+      { eventId: grows.id },
+    );
     await h.sync.syncNow('incremental');
     expect(h.sync.status().lastError).toBeNull();
     h.store.search.verify();
@@ -228,10 +267,12 @@ describe('the index follows the rows', () => {
 
   it('a bulk load that fails half way still leaves a complete, maintained index', async () => {
     const store = await memoryStore();
-    await expect(store.bulkLoad(async () => {
-      store.apply({ events: [event(1, 'Ibex first'), event(2, 'Ibex second')] });
-      throw new Error('network gone');
-    })).rejects.toThrow('network gone');
+    await expect(
+      store.bulkLoad(async () => {
+        store.apply({ events: [event(1, 'Ibex first'), event(2, 'Ibex second')] });
+        throw new Error('network gone');
+      }),
+    ).rejects.toThrow('network gone');
     store.search.verify();
     expect(allIds(store, 'ibex').sort()).toEqual(['1', '2']);
     store.apply({ events: [event(2, 'Markhor second', { updatedAt: ts(3) })] });
@@ -272,12 +313,19 @@ describe('persistence', () => {
     const SQL = await sqlEngine();
     const db = new SQL.Database(readFileSync(file));
     const v1 = ['markets', 'events', 'market_events', 'tags', 'event_tags', 'market_tags', 'series', 'event_series', 'meta'];
-    const newer = (type: string) => db.exec(`SELECT name FROM sqlite_master WHERE type = '${type}' AND tbl_name NOT IN (${v1.map((t) => `'${t}'`).join(', ')})`)[0]?.values.map((r) => String(r[0])) ?? [];
+    const newer = (type: string) =>
+      db
+        .exec(`SELECT name FROM sqlite_master WHERE type = '${type}' AND tbl_name NOT IN (${v1.map((t) => `'${t}'`).join(', ')})`)[0]
+        ?.values.map((r) => String(r[0])) ?? [];
     // v1 had no triggers at all.
-    for (const name of db.exec(`SELECT name FROM sqlite_master WHERE type = 'trigger'`)[0]?.values.map((r) => String(r[0])) ?? []) db.exec(`DROP TRIGGER "${name}"`);
+    for (const name of db.exec(`SELECT name FROM sqlite_master WHERE type = 'trigger'`)[0]?.values.map((r) => String(r[0])) ?? [])
+      db.exec(`DROP TRIGGER "${name}"`);
     for (const name of newer('view')) db.exec(`DROP VIEW "${name}"`);
     // Virtual tables first: they drop their own shadow tables.
-    for (const name of db.exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`)[0]?.values.map((r) => String(r[0])) ?? []) db.exec(`DROP TABLE "${name}"`);
+    for (const name of db
+      .exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`)[0]
+      ?.values.map((r) => String(r[0])) ?? [])
+      db.exec(`DROP TABLE "${name}"`);
     for (const name of newer('table')) db.exec(`DROP TABLE IF EXISTS "${name}"`);
     db.exec('PRAGMA user_version = 1');
     expect(db.exec(`SELECT count(*) FROM sqlite_master WHERE name LIKE 'search%' OR name LIKE 'tag_fts%'`)[0]!.values[0]![0]).toBe(0);
@@ -307,8 +355,42 @@ describe('hostile input', () => {
   afterAll(() => s?.close());
 
   it('10,000 random queries: an answer or a 400, never a 500', async () => {
-    const syntax = fc.constantFrom('NEAR', 'NEAR/0', 'NEAR/99999999999', '*', '**', '-', '"', '""', 'AND', 'OR', 'NOT', '(', ')', '()', ':', '^',
-      'title:', 'docid', 'search_fts', '{', '}', "'", '\\', '%', '_', '\u0000', '\uFFFF', '\uD800', '\u0301', 'İ', 'ß', '\u200B', '\t', '\n');
+    const syntax = fc.constantFrom(
+      'NEAR',
+      'NEAR/0',
+      'NEAR/99999999999',
+      '*',
+      '**',
+      '-',
+      '"',
+      '""',
+      'AND',
+      'OR',
+      'NOT',
+      '(',
+      ')',
+      '()',
+      ':',
+      '^',
+      'title:',
+      'docid',
+      'search_fts',
+      '{',
+      '}',
+      "'",
+      '\\',
+      '%',
+      '_',
+      '\u0000',
+      '\uFFFF',
+      '\uD800',
+      '\u0301',
+      'İ',
+      'ß',
+      '\u200B',
+      '\t',
+      '\n',
+    );
     const piece = fc.oneof(
       syntax,
       fc.string({ unit: 'grapheme', maxLength: 10 }),

@@ -15,7 +15,7 @@
  * it. The column weights make a title hit outrank any number of description hits. Ties
  * are broken by volume (descending, nulls last) and then by id.
  */
-import { type Market, type ParamsOf, type SearchEvent, type SearchResult, type SearchTag } from '../contract/index.ts';
+import type { Market, ParamsOf, SearchEvent, SearchResult, SearchTag } from '../contract/index.ts';
 import type { CatalogReader } from './catalog-reader.ts';
 import { MARKET_FIELDS, col, projection } from './fields.ts';
 import { SEARCH_COLUMNS } from './search-index.ts';
@@ -27,9 +27,26 @@ import { UntilWrite, placeholders, type Bind, type Statements } from './statemen
  * can carry hundreds of markets, and the full rows made the answer a third larger and dearer.
  */
 export const SEARCH_MARKET_FIELDS = [
-  'question', 'conditionId', 'slug', 'resolutionSource', 'endDate', 'startDate', 'image', 'icon', 'description',
-  'outcomes', 'clobTokenIds', 'active', 'closed', 'archived', 'createdAt', 'updatedAt', 'questionID',
-  'outcomePrices', 'volume', 'groupItemTitle',
+  'question',
+  'conditionId',
+  'slug',
+  'resolutionSource',
+  'endDate',
+  'startDate',
+  'image',
+  'icon',
+  'description',
+  'outcomes',
+  'clobTokenIds',
+  'active',
+  'closed',
+  'archived',
+  'createdAt',
+  'updatedAt',
+  'questionID',
+  'outcomePrices',
+  'volume',
+  'groupItemTitle',
 ] as const;
 const nested = projection(MARKET_FIELDS, SEARCH_MARKET_FIELDS);
 const NESTED_COLS = `m.id, ${nested.specs.map((f) => `m.${col(f.name)}`).join(', ')}, m._extra`;
@@ -129,7 +146,7 @@ export class SearchReader {
       if (!globals) return undefined;
       const mi = globals[0] as Uint8Array;
       this.docCount = int32(mi, 2);
-      phraseDocs(mi).forEach((n, i) => termDocs.set(keys[i]!, n));
+      for (const [i, n] of phraseDocs(mi).entries()) termDocs.set(keys[i]!, n);
     }
     const docs = this.docCount;
     return keys.map((k) => {
@@ -143,7 +160,9 @@ export class SearchReader {
    * against their content, and search_order against the events. For tests and diagnostics.
    */
   verify(): void {
-    this.st.db.exec(`INSERT INTO search_fts(search_fts) VALUES ('integrity-check'); INSERT INTO tag_fts(tag_fts) VALUES ('integrity-check')`);
+    this.st.db.exec(
+      `INSERT INTO search_fts(search_fts) VALUES ('integrity-check'); INSERT INTO tag_fts(tag_fts) VALUES ('integrity-check')`,
+    );
     const stray = this.st.value(
       'SELECT (SELECT count(*) FROM events e LEFT JOIN search_order o ON o.id = e.id WHERE o.id IS NULL OR o.volume IS NOT e."volume") + ' +
         '(SELECT count(*) FROM search_order WHERE id NOT IN (SELECT id FROM events)) + (SELECT count(*) FROM search_dirty)',
@@ -207,18 +226,28 @@ export class SearchReader {
     if (!wallets) return { sql: '', bind: [] };
     const list = placeholders(wallets.length);
     return {
-      sql: `(${alias}._creator_lc IN (${list}) OR ${alias}.id IN (SELECT me.event_id FROM market_events me JOIN markets m ON m.id = me.market_id WHERE m._creator_lc IN (${list})))`,
+      sql:
+        `(${alias}._creator_lc IN (${list}) OR ${alias}.id IN (SELECT me.event_id FROM market_events me ` +
+        `JOIN markets m ON m.id = me.market_id WHERE m._creator_lc IN (${list})))`,
       bind: [...wallets, ...wallets],
     };
   }
 
-  private rankedEvents(terms: readonly Term[], match: string, wallets: string[] | undefined, limit: number, offset: number): { ids: number[]; total: number } {
+  private rankedEvents(
+    terms: readonly Term[],
+    match: string,
+    wallets: string[] | undefined,
+    limit: number,
+    offset: number,
+  ): { ids: number[]; total: number } {
     // With one term, idf scales every score alike and cannot change the order: skip it.
     const idf = terms.length > 1 ? this.idf(terms, match) : [1];
     if (!idf) return { ids: [], total: 0 };
     const cols = SEARCH_COLUMNS.length;
     this.weights = new Float64Array(idf.length * cols);
-    idf.forEach((v, p) => EVENT_WEIGHTS.forEach((w, c) => (this.weights[p * cols + c] = v * w)));
+    for (let p = 0; p < idf.length; p++) {
+      for (let c = 0; c < EVENT_WEIGHTS.length; c++) this.weights[p * cols + c] = idf[p]! * EVENT_WEIGHTS[c]!;
+    }
 
     // Volume from the narrow search_order table; the events rows only for the creator filter.
     const creator = this.creatorFilter(wallets, 'e');
@@ -226,7 +255,8 @@ export class SearchReader {
     this.ranked = 0;
     const ids = this.st
       .all(
-        `SELECT s.docid FROM (SELECT docid, search_rank(matchinfo(search_fts, 'pcy')) AS score FROM search_fts WHERE search_fts MATCH ?) s ` +
+        `SELECT s.docid FROM (SELECT docid, search_rank(matchinfo(search_fts, 'pcy')) AS score ` +
+          'FROM search_fts WHERE search_fts MATCH ?) s ' +
           `JOIN search_order o ON o.id = s.docid${join} ` +
           `ORDER BY s.score DESC, o.volume IS NULL, o.volume DESC, o.id LIMIT ? OFFSET ?`,
         // Past 2^53 no catalog has that many rows; SQLite wants an integer there.
@@ -236,10 +266,12 @@ export class SearchReader {
     // Every match was ranked once (ORDER BY needs all scores), so without a filter the count of
     // rank calls is the total and a second pass over the doclists is saved.
     const total = creator.sql
-      ? Number(this.st.value(
-        `SELECT count(*) FROM search_fts JOIN events e ON e.id = search_fts.docid WHERE search_fts MATCH ? AND ${creator.sql}`,
-        [match, ...creator.bind],
-      ) ?? 0)
+      ? Number(
+          this.st.value(
+            `SELECT count(*) FROM search_fts JOIN events e ON e.id = search_fts.docid WHERE search_fts MATCH ? AND ${creator.sql}`,
+            [match, ...creator.bind],
+          ) ?? 0,
+        )
       : this.ranked;
     return { ids, total };
   }
@@ -276,7 +308,10 @@ export class SearchReader {
     const counted = creator.sql
       ? `SELECT count(*) FROM event_tags et JOIN events e ON e.id = et.event_id WHERE et.tag_id = tag_fts.docid AND ${creator.sql}`
       : 'SELECT count(*) FROM event_tags et WHERE et.tag_id = tag_fts.docid';
-    const rows = this.st.all(`SELECT docid, matchinfo(tag_fts, 'pcnx'), (${counted}) FROM tag_fts WHERE tag_fts MATCH ?`, [...creator.bind, match]);
+    const rows = this.st.all(`SELECT docid, matchinfo(tag_fts, 'pcnx'), (${counted}) FROM tag_fts WHERE tag_fts MATCH ?`, [
+      ...creator.bind,
+      match,
+    ]);
     if (rows.length === 0) return [];
     const idf = phraseIdf(rows[0]![1] as Uint8Array);
     const ranked = rows
@@ -284,7 +319,9 @@ export class SearchReader {
         const b = mi as Uint8Array;
         const cols = int32(b, 1);
         let score = 0;
-        idf.forEach((v, p) => TAG_WEIGHTS.forEach((w, c) => (score += v * w * sat(int32(b, 3 + 3 * (p * cols + c))))));
+        for (let p = 0; p < idf.length; p++) {
+          for (let c = 0; c < TAG_WEIGHTS.length; c++) score += idf[p]! * TAG_WEIGHTS[c]! * sat(int32(b, 3 + 3 * (p * cols + c)));
+        }
         return { id: id as number, score, events: events as number };
       })
       .filter((t) => !wallets || t.events > 0)
@@ -292,7 +329,12 @@ export class SearchReader {
       .slice(offset, offset + limit);
     if (ranked.length === 0) return [];
     const fields = new Map(
-      this.st.all(`SELECT id, "label", "slug" FROM tags WHERE id IN (${placeholders(ranked.length)})`, ranked.map((t) => t.id)).map((r) => [r[0] as number, r]),
+      this.st
+        .all(
+          `SELECT id, "label", "slug" FROM tags WHERE id IN (${placeholders(ranked.length)})`,
+          ranked.map((t) => t.id),
+        )
+        .map((r) => [r[0] as number, r]),
     );
     return ranked.map((t) => {
       const tag: SearchTag = { id: String(t.id), event_count: t.events };

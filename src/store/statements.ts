@@ -111,12 +111,15 @@ export class UntilWrite<K, V> {
   get(key: K, compute: () => V): V {
     const map = this.current();
     let v = map.get(key);
-    if (v === undefined) map.set(key, (v = compute()));
+    if (v === undefined) {
+      v = compute();
+      map.set(key, v);
+    }
     return v;
   }
 }
 
 /** `?, ?, ?` for an IN list of n values. */
 export function placeholders(n: number): string {
-  return n === 0 ? '' : '?' + ', ?'.repeat(n - 1);
+  return n === 0 ? '' : `?${', ?'.repeat(n - 1)}`;
 }

@@ -11,17 +11,56 @@ import { FIXTURES_DIR } from '../testing/fixtures.ts';
 import { startFake } from '../testing/sync-harness.ts';
 
 const MARKET_SPEC_FIELDS = [
-  'id', 'question', 'conditionId', 'slug', 'resolutionSource', 'endDate', 'startDate', 'image', 'icon',
-  'description', 'outcomes', 'clobTokenIds', 'active', 'closed', 'archived', 'createdAt', 'updatedAt', 'questionID',
+  'id',
+  'question',
+  'conditionId',
+  'slug',
+  'resolutionSource',
+  'endDate',
+  'startDate',
+  'image',
+  'icon',
+  'description',
+  'outcomes',
+  'clobTokenIds',
+  'active',
+  'closed',
+  'archived',
+  'createdAt',
+  'updatedAt',
+  'questionID',
 ] as const;
 const EVENT_SPEC_FIELDS = [
-  'id', 'ticker', 'slug', 'title', 'description', 'resolutionSource', 'startDate', 'endDate', 'image', 'icon',
-  'active', 'closed', 'archived', 'createdAt', 'updatedAt',
+  'id',
+  'ticker',
+  'slug',
+  'title',
+  'description',
+  'resolutionSource',
+  'startDate',
+  'endDate',
+  'image',
+  'icon',
+  'active',
+  'closed',
+  'archived',
+  'createdAt',
+  'updatedAt',
 ] as const;
 const TAG_SPEC_FIELDS = ['id', 'label', 'slug', 'createdAt', 'updatedAt', 'requiresTranslation'] as const;
 const EVENT_REF_FIELDS = ['id', 'ticker', 'slug', 'title'] as const;
 // Money and prices the cache keeps too: same values, same types.
-const MARKET_EXTRA_FIELDS = ['outcomePrices', 'volume', 'volumeNum', 'liquidity', 'liquidityNum', 'volume24hr', 'bestBid', 'bestAsk', 'closedTime'] as const;
+const MARKET_EXTRA_FIELDS = [
+  'outcomePrices',
+  'volume',
+  'volumeNum',
+  'liquidity',
+  'liquidityNum',
+  'volume24hr',
+  'bestBid',
+  'bestAsk',
+  'closedTime',
+] as const;
 
 let fake: FakeUpstream;
 let catalog: FakeCatalog;
@@ -96,7 +135,8 @@ describe('sync of the real Gamma fixtures', () => {
     const addCopy = (t: Record<string, unknown>) => tagCopies.set(String(t['id']), [...(tagCopies.get(String(t['id'])) ?? []), t]);
     for (const t of catalog.tags()) addCopy(t);
     for (const r of records) for (const t of catalog.getEvent(r.id)!.tags ?? []) addCopy(t);
-    for (const r of catalog.marketRecords()) for (const ev of catalog.getMarket(r.id)!.events ?? []) for (const t of ev.tags ?? []) addCopy(t);
+    for (const r of catalog.marketRecords())
+      for (const ev of catalog.getMarket(r.id)!.events ?? []) for (const t of ev.tags ?? []) addCopy(t);
     expect(served.size).toBe(records.length);
     // Markets carry their own (sometimes newer) snapshots of their events; the newest is served.
     const copies = new Map<string, Record<string, unknown>[]>();

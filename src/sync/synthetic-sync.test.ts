@@ -177,7 +177,9 @@ describe.each([
           if (!p.ok) throw new Error(p.message);
           const got = w.h.store.reader.listEvents(p.value).map((e) => e.id);
           const want = w.events
-            .filter((e) => (closed === undefined || e.closed === closed) && (tagId === undefined || (e.tags ?? []).some((t) => t.id === tagId)))
+            .filter(
+              (e) => (closed === undefined || e.closed === closed) && (tagId === undefined || (e.tags ?? []).some((t) => t.id === tagId)),
+            )
             .map((e) => e.id)
             .sort((a, b) => Number(a) - Number(b))
             .slice(offset, offset + 100);

@@ -1,14 +1,13 @@
 /**
- * Test support: the real Gamma responses in ../shared/fixtures/gamma (read in place, never
- * copied into the repo), and a service started on ephemeral ports with a temporary data dir.
+ * Test support: the real Gamma responses in the repo's fixtures/gamma, and a service started on ephemeral ports with a temporary data dir.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { FIXTURES_DIR } from '../fake-upstream/fixture-catalog.ts';
 import type { GammaEvent, GammaMarket, GammaTag } from '../upstream/gamma-types.ts';
 
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures/gamma/', import.meta.url));
+export { FIXTURES_DIR };
 
 export function readFixture<T>(rel: string): T {
   return JSON.parse(readFileSync(path.join(FIXTURES_DIR, rel), 'utf8')) as T;

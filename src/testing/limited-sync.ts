@@ -7,7 +7,7 @@
  * listing requests as a catalog 100/pageSize times bigger, at a fraction of the sync work, so a
  * sync that spans several windows stays a test-sized run.
  */
-import { DEFAULT_NOW, createSyntheticCatalog, startFakeUpstream, type FakeCatalog, type FakeUpstream, type RandomFaults } from '../fake-upstream/index.ts';
+import { DEFAULT_NOW, createSyntheticCatalog, startFakeUpstream, type FakeCatalog, type FakeUpstream } from '../fake-upstream/index.ts';
 import { OutboundScheduler, type SchedulerOptions } from '../limits/scheduler.ts';
 import { DEFAULT_LIMITS } from '../limits/table.ts';
 import { CatalogStore } from '../store/catalog-store.ts';
@@ -66,7 +66,12 @@ export async function limitedWorld(opts: {
   const store = await CatalogStore.open({});
   const sync = new CatalogSync(store, client, { now: () => DEFAULT_NOW, horizonMs: HORIZON_MS });
   return {
-    catalog, fake, store, sync, scheduler, client,
+    catalog,
+    fake,
+    store,
+    sync,
+    scheduler,
+    client,
     async close() {
       await sync.stop();
       scheduler.close();
@@ -117,7 +122,9 @@ export function measure(w: LimitedSync, pageSize: number): SyncThroughput {
     tags: use(times.tags, limitOf('tags')),
   };
   // The binding row: the one the sync needed most of, per its limit.
-  const binding = (['markets', 'events', 'listings', 'tags'] as const).reduce((a, b) => (groups[b].requests / groups[b].limit > groups[a].requests / groups[a].limit ? b : a));
+  const binding = (['markets', 'events', 'listings', 'tags'] as const).reduce((a, b) =>
+    groups[b].requests / groups[b].limit > groups[a].requests / groups[a].limit ? b : a,
+  );
   return {
     markets: w.catalog.counts.markets,
     pageSize,

@@ -38,7 +38,9 @@ export async function syncAgainst(
   });
   const sync = new CatalogSync(store, client, opts.sync);
   return {
-    store, sync, client,
+    store,
+    sync,
+    client,
     async close() {
       await sync.stop();
       await store.close();

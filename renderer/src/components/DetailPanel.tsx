@@ -6,9 +6,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { api, type Event, type Market } from '../api.ts';
-import {
-  DASH, fmtDate, fmtDateTime, fmtDecimal, fmtInt, fmtMoney, fmtMoneyFull, fmtPrice, outcomesOf,
-} from '../format.ts';
+import { DASH, fmtDate, fmtDateTime, fmtDecimal, fmtInt, fmtMoney, fmtMoneyFull, fmtPrice, outcomesOf } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { useNav } from '../nav.tsx';
 import { OutcomeBox, StatusBadge } from './cells.tsx';
@@ -114,12 +112,11 @@ function MarketDetail({ id }: { id: string }) {
             </tr>
           ) : (
             outcomes.map((o, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: an outcome is its position (it pairs with the i-th price and token)
               <tr key={i}>
                 <td>{o.name}</td>
                 <td className="num strong">{fmtPrice(o.price)}</td>
-                <td className="mono token">
-                  {o.tokenId ?? DASH}
-                </td>
+                <td className="mono token">{o.tokenId ?? DASH}</td>
               </tr>
             ))
           )}
@@ -143,7 +140,13 @@ function MarketDetail({ id }: { id: string }) {
       </dl>
 
       <h3 className="detail-h">Resolution source</h3>
-      <p className="detail-text">{isUrl(m.resolutionSource) ? <ExternalLink href={m.resolutionSource}>{m.resolutionSource}</ExternalLink> : m.resolutionSource || DASH}</p>
+      <p className="detail-text">
+        {isUrl(m.resolutionSource) ? (
+          <ExternalLink href={m.resolutionSource}>{m.resolutionSource}</ExternalLink>
+        ) : (
+          m.resolutionSource || DASH
+        )}
+      </p>
 
       {m.description ? (
         <>
@@ -160,7 +163,13 @@ function MarketDetail({ id }: { id: string }) {
       </dl>
       {polymarket && (event?.slug || m.slug) ? (
         <p className="detail-links">
-          <ExternalLink href={event?.slug ? `https://polymarket.com/event/${encodeURIComponent(event.slug)}` : `https://polymarket.com/market/${encodeURIComponent(m.slug!)}`}>
+          <ExternalLink
+            href={
+              event?.slug
+                ? `https://polymarket.com/event/${encodeURIComponent(event.slug)}`
+                : `https://polymarket.com/market/${encodeURIComponent(m.slug!)}`
+            }
+          >
             Open on polymarket.com ↗
           </ExternalLink>
         </p>
@@ -183,7 +192,13 @@ function EventDetail({ id }: { id: string }) {
       {e.tags?.length ? (
         <div className="tag-list">
           {e.tags.map((t) => (
-            <button key={t.id} type="button" className="tag" title={`Markets tagged ${t.label ?? t.id}`} onClick={() => nav.filterByTag({ id: t.id, label: t.label ?? t.id })}>
+            <button
+              key={t.id}
+              type="button"
+              className="tag"
+              title={`Markets tagged ${t.label ?? t.id}`}
+              onClick={() => nav.filterByTag({ id: t.id, label: t.label ?? t.id })}
+            >
               {t.label ?? t.id}
             </button>
           ))}

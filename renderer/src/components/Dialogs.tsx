@@ -30,7 +30,12 @@ export function CredentialsDialog() {
   const nav = useNav();
   const queryClient = useQueryClient();
   const status = useCredentialsStatus();
-  const storage = useQuery({ queryKey: ['credentials.storage'], queryFn: credentials.storage, enabled: mode === 'desktop', staleTime: Infinity });
+  const storage = useQuery({
+    queryKey: ['credentials.storage'],
+    queryFn: credentials.storage,
+    enabled: mode === 'desktop',
+    staleTime: Infinity,
+  });
   const [form, setForm] = useState(EMPTY);
   const close = () => {
     setForm(EMPTY);
@@ -71,14 +76,15 @@ export function CredentialsDialog() {
         <h2 className="dialog-title">API credentials</h2>
         {mode === 'web' ? (
           <p className="dialog-text">
-            Your CLOB L2 API credentials let this page read your live orders from the service. They stay in this browser tab (session storage,
-            forgotten when the tab closes) and only sign your requests; the secret is never sent. The service accepts them only if they are the ones
-            it was started with (<code>npm run serve -- --credentials FILE</code> or the <code>MARKETDESK_*</code> variables).
+            Your CLOB L2 API credentials let this page read your live orders from the service. They stay in this browser tab (session
+            storage, forgotten when the tab closes) and only sign your requests; the secret is never sent. The service accepts them only if
+            they are the ones it was started with (<code>npm run serve -- --credentials FILE</code> or the <code>MARKETDESK_*</code>{' '}
+            variables).
           </p>
         ) : (
           <p className="dialog-text">
-            Your CLOB L2 API credentials let the service read your live orders. They are encrypted with your system keyring and only the service
-            process reads them; this window never sees the secret again.
+            Your CLOB L2 API credentials let the service read your live orders. They are encrypted with your system keyring and only the
+            service process reads them; this window never sees the secret again.
           </p>
         )}
         {status.data?.configured ? (
@@ -127,10 +133,12 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
   const current = useQuery({ queryKey: ['settings'], queryFn: settings.get, enabled: mode === 'desktop' && open });
   const [draft, setDraft] = useState<{ httpEnabled: boolean; basePort: string; clobPort: string }>();
   useEffect(() => {
-    if (current.data) setDraft({ httpEnabled: current.data.httpEnabled, basePort: String(current.data.basePort), clobPort: String(current.data.clobPort) });
+    if (current.data)
+      setDraft({ httpEnabled: current.data.httpEnabled, basePort: String(current.data.basePort), clobPort: String(current.data.clobPort) });
   }, [current.data]);
   const save = useMutation({
-    mutationFn: () => settings.set({ httpEnabled: draft!.httpEnabled, basePort: Number(draft!.basePort), clobPort: Number(draft!.clobPort) }),
+    mutationFn: () =>
+      settings.set({ httpEnabled: draft!.httpEnabled, basePort: Number(draft!.basePort), clobPort: Number(draft!.clobPort) }),
     onSuccess: (s) => {
       queryClient.setQueryData(['settings'], s);
       onClose();
@@ -156,14 +164,26 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
             <div className="form-row">
               <label className="form-field">
                 <span>Base port</span>
-                <input inputMode="numeric" value={draft.basePort} disabled={!draft.httpEnabled} onChange={(e) => setDraft({ ...draft, basePort: e.target.value })} />
+                <input
+                  inputMode="numeric"
+                  value={draft.basePort}
+                  disabled={!draft.httpEnabled}
+                  onChange={(e) => setDraft({ ...draft, basePort: e.target.value })}
+                />
               </label>
               <label className="form-field">
                 <span>CLOB port</span>
-                <input inputMode="numeric" value={draft.clobPort} disabled={!draft.httpEnabled} onChange={(e) => setDraft({ ...draft, clobPort: e.target.value })} />
+                <input
+                  inputMode="numeric"
+                  value={draft.clobPort}
+                  disabled={!draft.httpEnabled}
+                  onChange={(e) => setDraft({ ...draft, clobPort: e.target.value })}
+                />
               </label>
             </div>
-            <p className="dialog-text muted">Saving restarts the local service (a second or two). Settings are kept in settings.json in the app's data folder.</p>
+            <p className="dialog-text muted">
+              Saving restarts the local service (a second or two). Settings are kept in settings.json in the app's data folder.
+            </p>
             {save.error ? <p className="form-error">{save.error.message}</p> : null}
           </>
         ) : (

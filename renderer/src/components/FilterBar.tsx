@@ -15,7 +15,12 @@ const TRI: { value: Tri; label: string }[] = [
 ];
 
 export function useTags(enabled = true): Tag[] {
-  const tags = useQuery({ queryKey: ['tags.list', { limit: 1000 }], queryFn: () => api.tags.list({ limit: 1000 }), staleTime: 60_000, enabled });
+  const tags = useQuery({
+    queryKey: ['tags.list', { limit: 1000 }],
+    queryFn: () => api.tags.list({ limit: 1000 }),
+    staleTime: 60_000,
+    enabled,
+  });
   return useMemo(
     () => [...(tags.data ?? [])].filter((t) => t.label).sort((a, b) => (a.label ?? '').localeCompare(b.label ?? '')),
     [tags.data],
@@ -37,14 +42,19 @@ export const FilterBar = memo(function FilterBar({
 }) {
   // After the grid's first rows: the service answers one request at a time, rows first.
   const tags = useTags(count.n > 0 || count.ended);
-  const tagOptions = filters.tag && !tags.some((t) => t.id === filters.tag!.id) ? [{ id: filters.tag.id, label: filters.tag.label }, ...tags] : tags;
+  const tagOptions =
+    filters.tag && !tags.some((t) => t.id === filters.tag!.id) ? [{ id: filters.tag.id, label: filters.tag.label }, ...tags] : tags;
   const changed = JSON.stringify(filters) !== JSON.stringify(DEFAULT_FILTERS);
   return (
     <div className="toolbar" role="toolbar" aria-label="Filters">
       {(['active', 'closed', 'archived'] as const).map((k) => (
         <label key={k} className="field">
           <span className="field-label">{k[0]!.toUpperCase() + k.slice(1)}</span>
-          <select aria-label={`${k[0]!.toUpperCase() + k.slice(1)} filter`} value={filters[k]} onChange={(e) => onChange({ ...filters, [k]: e.target.value as Tri })}>
+          <select
+            aria-label={`${k[0]!.toUpperCase() + k.slice(1)} filter`}
+            value={filters[k]}
+            onChange={(e) => onChange({ ...filters, [k]: e.target.value as Tri })}
+          >
             {TRI.map((t) => (
               <option key={t.value} value={t.value}>
                 {t.label}

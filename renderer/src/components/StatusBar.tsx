@@ -22,7 +22,13 @@ export function StatusBar() {
   const live = useLive();
   const now = useNow(30_000);
   const { sync, status } = live;
-  const phase = !live.connected ? 'disconnected' : sync?.running ? sync.phase : status?.offline && !sync?.running && sync?.phase === 'offline' ? 'cache-only' : 'idle';
+  const phase = !live.connected
+    ? 'disconnected'
+    : sync?.running
+      ? sync.phase
+      : status?.offline && !sync?.running && sync?.phase === 'offline'
+        ? 'cache-only'
+        : 'idle';
   const progress = sync?.running ? `${fmtInt(sync.progress.markets)} markets · ${fmtInt(sync.progress.events)} events` : '';
   return (
     <footer
@@ -32,7 +38,10 @@ export function StatusBar() {
       data-last-sync={sync?.lastSuccessAt ?? ''}
       data-online={live.online}
     >
-      <span className={`sb-item sb-sync${sync?.running ? ' running' : ''}`} title={sync?.lastError ? `Last error: ${sync.lastError}` : undefined}>
+      <span
+        className={`sb-item sb-sync${sync?.running ? ' running' : ''}`}
+        title={sync?.lastError ? `Last error: ${sync.lastError}` : undefined}
+      >
         {sync?.running ? <span className="spinner small" aria-hidden="true" /> : null}
         {phase === 'disconnected'
           ? 'Service unreachable'
@@ -94,7 +103,13 @@ export function OfflineBanner() {
 
 /** The outbound rate-limit budget: the tightest window of any upstream host, and any queue. */
 function RateBudget() {
-  const limits = useQuery({ queryKey: ['limits.status', {}], queryFn: api.limits.status, refetchInterval: 5000, retry: false, staleTime: 0 });
+  const limits = useQuery({
+    queryKey: ['limits.status', {}],
+    queryFn: api.limits.status,
+    refetchInterval: 5000,
+    retry: false,
+    staleTime: 0,
+  });
   const summary = budgetSummary(limits.data);
   if (!summary) return null;
   return (

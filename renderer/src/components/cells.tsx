@@ -28,6 +28,7 @@ export function outcomePrices(market: Market, limit = 2): ReactNode {
     <>
       {shown.map((o, i) => [
         `${o.name} `,
+        // biome-ignore lint/suspicious/noArrayIndexKey: an outcome is its position (it pairs with the i-th price)
         <b key={`p${i}`} className={i === 0 ? 'oc-price oc-first' : 'oc-price'}>
           {fmtPrice(o.price)}
         </b>,

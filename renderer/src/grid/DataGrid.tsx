@@ -12,8 +12,13 @@
  * Keyboard: arrows, Page Up/Down, Home/End move the active row; Enter opens it.
  */
 import {
-  getCoreRowModel, useReactTable,
-  type ColumnDef, type ColumnSizingState, type SortingState, type Table, type Updater,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type ColumnSizingState,
+  type SortingState,
+  type Table,
+  type Updater,
 } from '@tanstack/react-table';
 import { useVirtualizer, type Range, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
@@ -59,6 +64,11 @@ interface Props<T> {
   isOpen?: (row: T) => boolean;
   empty: ReactNode;
   rowTestId?: string;
+}
+
+/** Class names joined, the false and absent ones left out. */
+function classes(...names: (string | false | undefined)[]): string {
+  return names.filter(Boolean).join(' ');
 }
 
 function resolve<S>(updater: Updater<S>, old: S): S {
@@ -148,9 +158,13 @@ export function DataGrid<T>(props: Props<T>) {
     () =>
       leaves.map((c, i) => {
         const col = c.columnDef.meta as GridColumn<T>;
-        return { col, className: `grid-cell c${i}${col.grow ? ' grow' : ''}${col.align === 'right' ? ' num' : ''}${col.className ? ` ${col.className}` : ''}` };
+        return {
+          col,
+          className: classes(`grid-cell c${i}`, col.grow && 'grow', col.align === 'right' && 'num', col.className),
+        };
       }),
-    [columnDefs],
+    // react-table memoises the leaf list: a new array only when the columns or their visibility change.
+    [leaves],
   );
   // Through a ref, so a new onOpen from the parent does not re-render every row.
   const openRef = useRef(onOpen);
@@ -161,11 +175,15 @@ export function DataGrid<T>(props: Props<T>) {
     openRef.current(row, index);
   }, []);
 
-  // Back to the top when the query changes (new sort or filter).
+  // Back to the top when the query changes (new sort or filter); the first render is at the top already.
+  const { resetKey } = props;
+  const shownKey = useRef(resetKey);
   useEffect(() => {
+    if (shownKey.current === resetKey) return;
+    shownKey.current = resetKey;
     virtualizer.scrollToOffset(0);
     setActive(0);
-  }, [props.resetKey]);
+  }, [resetKey, virtualizer]);
 
   // Load the next block as the end comes into view; remember what is visible.
   const { visible, ensure } = list;
@@ -222,14 +240,7 @@ export function DataGrid<T>(props: Props<T>) {
   const state = list.error && rows.length === 0 ? 'error' : list.pending ? 'loading' : ended && rows.length === 0 ? 'empty' : 'ready';
 
   return (
-    <div
-      className="grid"
-      data-state={state}
-      data-rows={rows.length}
-      data-ended={ended}
-      data-busy={list.busy}
-      style={widthVars}
-    >
+    <div className="grid" data-state={state} data-rows={rows.length} data-ended={ended} data-busy={list.busy} style={widthVars}>
       <div
         ref={scrollRef}
         className="grid-body"
@@ -255,7 +266,12 @@ export function DataGrid<T>(props: Props<T>) {
             const row = rows[v.index];
             if (row === undefined) {
               return (
-                <div key="loading" className="grid-row grid-loading-row" style={{ transform: `translateY(${v.start - HEAD_HEIGHT}px)`, ...rowStyle }} role="row">
+                <div
+                  key="loading"
+                  className="grid-row grid-loading-row"
+                  style={{ transform: `translateY(${v.start - HEAD_HEIGHT}px)`, ...rowStyle }}
+                  role="row"
+                >
                   <div className="grid-cell" role="gridcell">
                     {list.error ? `Could not load more: ${list.error.message}` : 'Loading…'}
                   </div>
@@ -279,7 +295,9 @@ export function DataGrid<T>(props: Props<T>) {
             );
           })}
         </div>
-        {state !== 'ready' && state !== 'loading' ? <div className="grid-overlay">{state === 'error' ? <GridError error={list.error} retry={list.refetch} /> : props.empty}</div> : null}
+        {state !== 'ready' && state !== 'loading' ? (
+          <div className="grid-overlay">{state === 'error' ? <GridError error={list.error} retry={list.refetch} /> : props.empty}</div>
+        ) : null}
         {state === 'loading' ? <div className="grid-overlay muted">Loading…</div> : null}
       </div>
     </div>
@@ -351,7 +369,7 @@ const GridHead = memo(function GridHead<T>({ table, totalWidth }: HeadProps<T>) 
               key={h.id}
               role="columnheader"
               aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-              className={`grid-cell grid-th c${h.index}${meta.grow ? ' grow' : ''}${meta.align === 'right' ? ' num' : ''}${sorted ? ' sorted' : ''}`}
+              className={classes(`grid-cell grid-th c${h.index}`, meta.grow && 'grow', meta.align === 'right' && 'num', sorted && 'sorted')}
             >
               {h.column.getCanSort() ? (
                 <button type="button" className="th-button" onClick={h.column.getToggleSortingHandler()} title={`Sort by ${meta.header}`}>
@@ -414,11 +432,15 @@ function cellContent<T>(col: GridColumn<T>, row: T): CellContent {
   const key = row as object;
   let byCol = contentCache.get(key);
   if (!byCol) {
-    contentCache.set(key, (byCol = new Map()));
+    byCol = new Map();
+    contentCache.set(key, byCol);
     if (contentCache.size > CONTENT_CACHE_ROWS) contentCache.delete(contentCache.keys().next().value!);
   }
   let c = byCol.get(col as GridColumn<never>);
-  if (!c) byCol.set(col as GridColumn<never>, (c = { content: col.cell(row), title: col.title?.(row) }));
+  if (!c) {
+    c = { content: col.cell(row), title: col.title?.(row) };
+    byCol.set(col as GridColumn<never>, c);
+  }
   return c;
 }
 

@@ -100,7 +100,12 @@ export function useBlockList<T>(
   // Rows: the loaded blocks in order, up to the first gap. Rebuilt only when a block's data
   // object changes (scrolling re-renders must not copy 10,000 rows).
   const datas = [first.data, ...more.blocks];
-  const memo = useRef<{ datas: (T[] | undefined)[]; rows: T[]; ended: boolean; loaded: number }>({ datas: [], rows: [], ended: false, loaded: 0 });
+  const memo = useRef<{ datas: (T[] | undefined)[]; rows: T[]; ended: boolean; loaded: number }>({
+    datas: [],
+    rows: [],
+    ended: false,
+    loaded: 0,
+  });
   if (datas.length !== memo.current.datas.length || datas.some((d, i) => d !== memo.current.datas[i])) {
     const rows: T[] = [];
     let ended = false;

@@ -15,13 +15,28 @@ import { Empty } from './Markets.tsx';
 export const EVENT_COLUMNS: GridColumn<Event>[] = [
   { id: 'title', header: 'Event', size: 380, grow: true, sortable: true, cell: (e) => e.title ?? e.slug ?? e.id, title: (e) => e.title },
   {
-    id: 'tags', header: 'Tags', size: 220,
-    cell: (e) => (e.tags ?? []).map((t) => t.label).filter(Boolean).slice(0, 4).join(' · ') || '—',
+    id: 'tags',
+    header: 'Tags',
+    size: 220,
+    cell: (e) =>
+      (e.tags ?? [])
+        .map((t) => t.label)
+        .filter(Boolean)
+        .slice(0, 4)
+        .join(' · ') || '—',
     title: (e) => (e.tags ?? []).map((t) => t.label).join(', '),
   },
   { id: 'markets', header: 'Markets', size: 76, align: 'right', cell: (e) => fmtInt(e.markets?.length ?? 0) },
   { id: 'volume', header: 'Volume', size: 96, align: 'right', sortable: true, descFirst: true, cell: (e) => fmtMoney(e.volume) },
-  { id: 'volume24hr', header: '24h vol', size: 90, align: 'right', sortable: true, descFirst: true, cell: (e) => fmtMoney(e['volume24hr']) },
+  {
+    id: 'volume24hr',
+    header: '24h vol',
+    size: 90,
+    align: 'right',
+    sortable: true,
+    descFirst: true,
+    cell: (e) => fmtMoney(e['volume24hr']),
+  },
   { id: 'liquidity', header: 'Liquidity', size: 90, align: 'right', sortable: true, descFirst: true, cell: (e) => fmtMoney(e.liquidity) },
   { id: 'startDate', header: 'Starts', size: 104, sortable: true, cell: (e) => fmtDate(e.startDate) },
   { id: 'endDate', header: 'Ends', size: 104, sortable: true, cell: (e) => fmtDate(e.endDate) },
@@ -47,9 +62,12 @@ export function EventsView() {
   const count = useMemo(() => ({ n: list.rows.length, ended: list.ended, noun: 'event' }), [list.rows.length, list.ended]);
   const detailOpen = nav.detail?.kind === 'event';
   const openId = detailOpen ? nav.detail!.id : undefined;
-  const onActive = useCallback((e: Event) => {
-    if (detailOpen) nav.open('event', e.id);
-  }, [detailOpen, nav]);
+  const onActive = useCallback(
+    (e: Event) => {
+      if (detailOpen) nav.open('event', e.id);
+    },
+    [detailOpen, nav],
+  );
 
   return (
     <section className="view" aria-label="Events">

@@ -2,9 +2,16 @@
  * Trader leaderboards: a tab per category, a period, ranked by PnL or volume, paged.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useKeyedState } from '../hooks/useKeyedState.ts';
+import { Segmented } from '../components/Segmented.tsx';
 import {
-  api, LEADERBOARD_CATEGORIES, LEADERBOARD_PERIODS, UnavailableOpError, type LeaderboardEntry, type LeaderboardParams,
+  api,
+  LEADERBOARD_CATEGORIES,
+  LEADERBOARD_PERIODS,
+  UnavailableOpError,
+  type LeaderboardEntry,
+  type LeaderboardParams,
 } from '../api.ts';
 import { fmtAgo, fmtInt, fmtMoney, fmtSignedMoney, shortAddress } from '../format.ts';
 import { useLive } from '../live.tsx';
@@ -25,15 +32,26 @@ function Avatar({ entry }: { entry: LeaderboardEntry }) {
       </span>
     );
   }
-  return <img className="avatar" src={entry.profileImage} alt="" width={20} height={20} loading="lazy" referrerPolicy="no-referrer" onError={() => setBroken(true)} />;
+  return (
+    <img
+      className="avatar"
+      src={entry.profileImage}
+      alt=""
+      width={20}
+      height={20}
+      loading="lazy"
+      referrerPolicy="no-referrer"
+      onError={() => setBroken(true)}
+    />
+  );
 }
 
 export function LeaderboardView() {
   const { ui, setUi } = useUi();
   const live = useLive();
   const lb = ui.leaderboard;
-  const [offset, setOffset] = useState(0);
-  useEffect(() => setOffset(0), [lb.category, lb.timePeriod, lb.orderBy]);
+  // A new board starts at its first page.
+  const [offset, setOffset] = useKeyedState(`${lb.category}/${lb.timePeriod}/${lb.orderBy}`, 0);
   const params: LeaderboardParams = { ...lb, limit: LIMIT, offset };
   const q = useQuery({
     queryKey: ['leaderboard.list', params],
@@ -57,35 +75,48 @@ export function LeaderboardView() {
   const state = unavailable ? 'unavailable' : q.isPending ? 'loading' : q.isError ? 'error' : rows.length === 0 ? 'empty' : 'ready';
 
   return (
-    <section className="view" aria-label="Leaderboard" data-state={state} data-params={q.isPlaceholderData ? '' : `${lb.category}/${lb.timePeriod}/${lb.orderBy}/${offset}`}>
+    <section
+      className="view"
+      aria-label="Leaderboard"
+      data-state={state}
+      data-params={q.isPlaceholderData ? '' : `${lb.category}/${lb.timePeriod}/${lb.orderBy}/${offset}`}
+    >
       <div className="subtabs" role="tablist" aria-label="Leaderboard category">
         {LEADERBOARD_CATEGORIES.map((c) => (
-          <button key={c} type="button" role="tab" aria-selected={lb.category === c} className={`subtab${lb.category === c ? ' selected' : ''}`} onClick={() => set({ category: c })}>
+          <button
+            key={c}
+            type="button"
+            role="tab"
+            aria-selected={lb.category === c}
+            className={`subtab${lb.category === c ? ' selected' : ''}`}
+            onClick={() => set({ category: c })}
+          >
             {title(c)}
           </button>
         ))}
       </div>
       <div className="toolbar">
-        <div className="segmented" role="radiogroup" aria-label="Period">
-          {LEADERBOARD_PERIODS.map((p) => (
-            <button key={p} type="button" role="radio" aria-checked={lb.timePeriod === p} className={lb.timePeriod === p ? 'on' : ''} onClick={() => set({ timePeriod: p })}>
-              {PERIOD_LABEL[p]}
-            </button>
-          ))}
-        </div>
-        <div className="segmented" role="radiogroup" aria-label="Rank by">
-          <button type="button" role="radio" aria-checked={lb.orderBy === 'PNL'} className={lb.orderBy === 'PNL' ? 'on' : ''} onClick={() => set({ orderBy: 'PNL' })}>
-            Profit &amp; loss
-          </button>
-          <button type="button" role="radio" aria-checked={lb.orderBy === 'VOL'} className={lb.orderBy === 'VOL' ? 'on' : ''} onClick={() => set({ orderBy: 'VOL' })}>
-            Volume
-          </button>
-        </div>
-        {q.isFetching ? <span className="spinner" aria-label="Loading" /> : null}
+        <Segmented
+          label="Period"
+          options={LEADERBOARD_PERIODS.map((p) => [p, PERIOD_LABEL[p]] as const)}
+          value={lb.timePeriod}
+          onChange={(timePeriod) => set({ timePeriod })}
+        />
+        <Segmented
+          label="Rank by"
+          options={[
+            ['PNL', 'Profit & loss'],
+            ['VOL', 'Volume'],
+          ]}
+          value={lb.orderBy}
+          onChange={(orderBy) => set({ orderBy })}
+        />
+        {q.isFetching ? <span className="spinner" role="status" aria-label="Loading" /> : null}
         <span className="toolbar-spacer" />
         {state === 'ready' && (meta.data?.stale || !live.online) ? (
           <span className="stale-note" role="note" data-testid="leaderboard-stale">
-            Cached standings{meta.data?.fetchedAt ? ` from ${fmtAgo(meta.data.fetchedAt)}` : ''}: {live.online ? 'refreshing failed' : 'the upstream is unreachable'}
+            Cached standings{meta.data?.fetchedAt ? ` from ${fmtAgo(meta.data.fetchedAt)}` : ''}:{' '}
+            {live.online ? 'refreshing failed' : 'the upstream is unreachable'}
           </span>
         ) : state === 'ready' && meta.data?.fetchedAt ? (
           <span className="muted">Updated {fmtAgo(meta.data.fetchedAt)}</span>
@@ -115,10 +146,16 @@ export function LeaderboardView() {
           <table className="table" aria-label={`${title(lb.category)} leaderboard`} data-busy={q.isFetching}>
             <thead>
               <tr>
-                <th scope="col" className="num narrow">Rank</th>
+                <th scope="col" className="num narrow">
+                  Rank
+                </th>
                 <th scope="col">Trader</th>
-                <th scope="col" className={`num${lb.orderBy === 'VOL' ? ' sorted' : ''}`}>Volume</th>
-                <th scope="col" className={`num${lb.orderBy === 'PNL' ? ' sorted' : ''}`}>Profit &amp; loss</th>
+                <th scope="col" className={`num${lb.orderBy === 'VOL' ? ' sorted' : ''}`}>
+                  Volume
+                </th>
+                <th scope="col" className={`num${lb.orderBy === 'PNL' ? ' sorted' : ''}`}>
+                  Profit &amp; loss
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -132,7 +169,7 @@ export function LeaderboardView() {
                         {r.userName || shortAddress(r.proxyWallet)}
                       </span>
                       {r.verifiedBadge ? (
-                        <span className="verified" title="Verified" aria-label="Verified">
+                        <span className="verified" title="Verified" role="img" aria-label="Verified">
                           ✓
                         </span>
                       ) : null}
@@ -155,7 +192,12 @@ export function LeaderboardView() {
           <span className="muted">
             Ranks {fmtInt(offset + 1)}–{fmtInt(offset + rows.length)}
           </span>
-          <button type="button" className="btn" disabled={rows.length < LIMIT || offset + LIMIT > MAX_OFFSET} onClick={() => setOffset((o) => o + LIMIT)}>
+          <button
+            type="button"
+            className="btn"
+            disabled={rows.length < LIMIT || offset + LIMIT > MAX_OFFSET}
+            onClick={() => setOffset((o) => o + LIMIT)}
+          >
             Next →
           </button>
         </div>

@@ -13,20 +13,55 @@ import { useNav } from '../nav.tsx';
 import { filterParams, useUi, type CatalogFilters } from '../ui-state.tsx';
 
 export const MARKET_COLUMNS: GridColumn<Market>[] = [
-  { id: 'question', header: 'Market', size: 380, grow: true, sortable: true, cell: (m) => m.question ?? m.slug ?? m.id, title: (m) => m.question },
+  {
+    id: 'question',
+    header: 'Market',
+    size: 380,
+    grow: true,
+    sortable: true,
+    cell: (m) => m.question ?? m.slug ?? m.id,
+    title: (m) => m.question,
+  },
   { id: 'event', header: 'Event', size: 220, cell: (m) => m.events?.[0]?.title ?? '—', title: (m) => m.events?.[0]?.title },
   { id: 'outcomes', header: 'Outcomes', size: 210, className: 'outcomes', cell: (m) => outcomePrices(m) },
-  { id: 'volumeNum', header: 'Volume', size: 96, align: 'right', sortable: true, descFirst: true, cell: (m) => fmtMoney(m.volumeNum ?? m.volume) },
+  {
+    id: 'volumeNum',
+    header: 'Volume',
+    size: 96,
+    align: 'right',
+    sortable: true,
+    descFirst: true,
+    cell: (m) => fmtMoney(m.volumeNum ?? m.volume),
+  },
   { id: 'volume24hr', header: '24h vol', size: 90, align: 'right', sortable: true, descFirst: true, cell: (m) => fmtMoney(m.volume24hr) },
-  { id: 'liquidityNum', header: 'Liquidity', size: 90, align: 'right', sortable: true, descFirst: true, cell: (m) => fmtMoney(m.liquidityNum ?? m.liquidity) },
+  {
+    id: 'liquidityNum',
+    header: 'Liquidity',
+    size: 90,
+    align: 'right',
+    sortable: true,
+    descFirst: true,
+    cell: (m) => fmtMoney(m.liquidityNum ?? m.liquidity),
+  },
   { id: 'endDate', header: 'Ends', size: 104, sortable: true, descFirst: false, cell: (m) => fmtDate(m.endDate) },
   { id: 'status', header: 'Status', size: 84, cell: (m) => <StatusBadge item={m} /> },
 ];
 
 /** The market fields MARKET_COLUMNS read (besides `events`, of which the first title). */
 const GRID_FIELDS = [
-  'question', 'slug', 'outcomes', 'outcomePrices', 'volumeNum', 'volume', 'volume24hr', 'liquidityNum', 'liquidity',
-  'endDate', 'active', 'closed', 'archived',
+  'question',
+  'slug',
+  'outcomes',
+  'outcomePrices',
+  'volumeNum',
+  'volume',
+  'volume24hr',
+  'liquidityNum',
+  'liquidity',
+  'endDate',
+  'active',
+  'closed',
+  'archived',
 ] as const;
 
 /**
@@ -63,9 +98,12 @@ export function MarketsView() {
   const count = useMemo(() => ({ n: list.rows.length, ended: list.ended, noun: 'market' }), [list.rows.length, list.ended]);
   const detailOpen = nav.detail?.kind === 'market';
   const openId = detailOpen ? nav.detail!.id : undefined;
-  const onActive = useCallback((m: Market) => {
-    if (detailOpen) nav.open('market', m.id);
-  }, [detailOpen, nav]);
+  const onActive = useCallback(
+    (m: Market) => {
+      if (detailOpen) nav.open('market', m.id);
+    },
+    [detailOpen, nav],
+  );
 
   return (
     <section className="view" aria-label="Markets">

@@ -6,9 +6,17 @@
  * to the credentials dialog; with credentials the service refuses, it says that.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useKeyedState } from '../hooks/useKeyedState.ts';
 import {
-  api, ApiError, credentials, DesktopOnlyError, mode, NoCredentialsError, UnavailableOpError, type Order, type OrdersParams,
+  api,
+  ApiError,
+  credentials,
+  DesktopOnlyError,
+  mode,
+  NoCredentialsError,
+  UnavailableOpError,
+  type Order,
+  type OrdersParams,
 } from '../api.ts';
 import { DASH, fmtDateTime, fmtDecimal, fmtInt, fmtPrice } from '../format.ts';
 import { useNav } from '../nav.tsx';
@@ -47,11 +55,15 @@ export function OrdersView() {
   const nav = useNav();
   const creds = useCredentialsStatus();
   const queryClient = useQueryClient();
-  const [cursors, setCursors] = useState<string[]>([FIRST_CURSOR]);
   const market = useDebounced(ui.orders.market.trim(), 250);
   const asset = useDebounced(ui.orders.asset.trim(), 250);
-  useEffect(() => setCursors([FIRST_CURSOR]), [market, asset]);
-  const params: OrdersParams = { ...(market ? { market } : {}), ...(asset ? { asset_id: asset } : {}), next_cursor: cursors[cursors.length - 1]! };
+  // New filters start at the first page.
+  const [cursors, setCursors] = useKeyedState<string[]>(JSON.stringify([market, asset]), [FIRST_CURSOR]);
+  const params: OrdersParams = {
+    ...(market ? { market } : {}),
+    ...(asset ? { asset_id: asset } : {}),
+    next_cursor: cursors[cursors.length - 1]!,
+  };
   // Desktop: whether the core has credentials. Web mode: whether this tab has some.
   const noCredentials = creds.data?.configured === false;
   const q = useQuery({
@@ -116,7 +128,11 @@ export function OrdersView() {
           />
         </label>
         <span className="toolbar-spacer" />
-        {creds.data?.configured ? <span className="muted">Account {creds.data.address?.slice(0, 6)}…{creds.data.address?.slice(-4)}</span> : null}
+        {creds.data?.configured ? (
+          <span className="muted">
+            Account {creds.data.address?.slice(0, 6)}…{creds.data.address?.slice(-4)}
+          </span>
+        ) : null}
         <button type="button" className="btn btn-quiet" onClick={() => nav.setCredentialsOpen(true)}>
           API credentials…
         </button>
@@ -134,7 +150,8 @@ export function OrdersView() {
               Orders are private: the service asks the CLOB for them with your API key, secret and passphrase (L2 credentials).
               {mode === 'desktop'
                 ? ' They are stored encrypted by your system keyring and never shown again.'
-                : ' In this browser tab they only sign your requests to this service (the secret is never sent), and they are forgotten when the tab closes.'}
+                : ' In this browser tab they only sign your requests to this service (the secret is never sent), ' +
+                  'and they are forgotten when the tab closes.'}
             </p>
             <button type="button" className="btn btn-primary" onClick={() => nav.setCredentialsOpen(true)}>
               Set API credentials…
@@ -152,8 +169,8 @@ export function OrdersView() {
                 </>
               ) : null}
               . It lists orders only for the account it was started with (<code>npm run serve -- --credentials FILE</code> or the{' '}
-              <code>MARKETDESK_*</code> variables), and for none if it was started without credentials. Check the API key, secret, passphrase
-              and address, and that this computer's clock is right.
+              <code>MARKETDESK_*</code> variables), and for none if it was started without credentials. Check the API key, secret,
+              passphrase and address, and that this computer's clock is right.
             </p>
             <div className="empty-actions">
               <button type="button" className="btn btn-primary" onClick={() => nav.setCredentialsOpen(true)}>
@@ -186,9 +203,15 @@ export function OrdersView() {
                 <th scope="col">Market</th>
                 <th scope="col">Outcome</th>
                 <th scope="col">Side</th>
-                <th scope="col" className="num">Price</th>
-                <th scope="col" className="num">Size</th>
-                <th scope="col" className="num">Matched</th>
+                <th scope="col" className="num">
+                  Price
+                </th>
+                <th scope="col" className="num">
+                  Size
+                </th>
+                <th scope="col" className="num">
+                  Matched
+                </th>
                 <th scope="col">Status</th>
                 <th scope="col">Created</th>
               </tr>

@@ -61,16 +61,23 @@ export function SearchView() {
   const tags = [...tagMap.values()];
   const total = pages[0]?.pagination.totalResults;
   const term = debounced.trim();
-  const state = term === '' ? 'idle' : search.isPending ? 'loading' : search.isError ? 'error' : events.length + tags.length === 0 ? 'empty' : 'ready';
+  const state =
+    term === '' ? 'idle' : search.isPending ? 'loading' : search.isError ? 'error' : events.length + tags.length === 0 ? 'empty' : 'ready';
 
   return (
     <section className="view search-view" aria-label="Search results" data-state={state} data-query={search.isPlaceholderData ? '' : term}>
       <div className="toolbar">
         <span className="toolbar-title">
-          {term === '' ? 'Search' : <>Results for <q>{term}</q></>}
+          {term === '' ? (
+            'Search'
+          ) : (
+            <>
+              Results for <q>{term}</q>
+            </>
+          )}
         </span>
         {total !== undefined && term !== '' ? <span className="muted">{fmtInt(total)} matching events</span> : null}
-        {search.isFetching ? <span className="spinner" aria-label="Searching" /> : null}
+        {search.isFetching ? <span className="spinner" role="status" aria-label="Searching" /> : null}
         <span className="toolbar-spacer" />
         <span className="muted kbd-hint">
           <kbd>Ctrl</kbd>+<kbd>K</kbd> to search
@@ -94,7 +101,7 @@ export function SearchView() {
           </div>
         ) : (
           <div className="search-columns">
-            <div className="search-events" aria-label="Events">
+            <section className="search-events" aria-label="Events">
               <h2 className="section-h">Events</h2>
               {events.length === 0 && state === 'ready' ? <p className="muted">No events match.</p> : null}
               <ul className="result-list">
@@ -107,8 +114,8 @@ export function SearchView() {
                   {search.isFetchingNextPage ? 'Loading…' : 'More results'}
                 </button>
               ) : null}
-            </div>
-            <div className="search-tags" aria-label="Tags">
+            </section>
+            <section className="search-tags" aria-label="Tags">
               <h2 className="section-h">Tags</h2>
               {tags.length === 0 ? <p className="muted">No tags match.</p> : null}
               <ul className="tag-results">
@@ -127,7 +134,7 @@ export function SearchView() {
                   </li>
                 ))}
               </ul>
-            </div>
+            </section>
           </div>
         )}
       </div>
@@ -141,14 +148,24 @@ function SearchEventItem({ event }: { event: SearchEvent }) {
   const markets = [...event.markets].sort((a, b) => (num(b.volume) ?? 0) - (num(a.volume) ?? 0));
   return (
     <li className="result">
-      <button type="button" className="result-title" data-testid="search-event" onClick={() => nav.open('event', event.id, { tab: 'events' })}>
+      <button
+        type="button"
+        className="result-title"
+        data-testid="search-event"
+        onClick={() => nav.open('event', event.id, { tab: 'events' })}
+      >
         {event.title ?? event.slug ?? event.id}
       </button>
       {markets.length ? (
         <ul className="result-markets">
           {markets.slice(0, MARKETS_SHOWN).map((m) => (
             <li key={m.id}>
-              <button type="button" className="result-market" data-testid="search-market" onClick={() => nav.open('market', m.id, { tab: 'markets' })}>
+              <button
+                type="button"
+                className="result-market"
+                data-testid="search-market"
+                onClick={() => nav.open('market', m.id, { tab: 'markets' })}
+              >
                 <span className="em-title">{(m['groupItemTitle'] as string | undefined) || m.question || m.id}</span>
                 <OutcomeBox market={m} />
                 <span className="em-vol num">{fmtMoney(m.volume)}</span>
@@ -158,7 +175,11 @@ function SearchEventItem({ event }: { event: SearchEvent }) {
           ))}
           {markets.length > MARKETS_SHOWN ? (
             <li className="muted more-markets">
-              <button type="button" className="link-btn" onClick={() => nav.marketsOfEvent({ id: event.id, title: event.title ?? event.id })}>
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => nav.marketsOfEvent({ id: event.id, title: event.title ?? event.id })}
+              >
                 {markets.length - MARKETS_SHOWN} more markets
               </button>
             </li>
