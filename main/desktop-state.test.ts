@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../src/testing/fixtures.ts';
 import { CredentialError, CredentialStore, type Cipher } from './credentials.ts';
 import { toRaw } from './relay.ts';
-import { DEFAULT_SETTINGS, loadSettings, loadWindowState, mergeSettings, saveSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, loadSettings, loadWindowState, mergeSettings, saveSettings, settingsInputError } from './settings.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -28,8 +28,22 @@ describe('settings', () => {
       httpEnabled: false,
       basePort: 8000,
       clobPort: 7311,
+      allowedOrigins: [],
     });
     expect(mergeSettings(DEFAULT_SETTINGS, 'nonsense')).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('keeps allowed origins normalized, and a list with a bad entry not at all', () => {
+    expect(mergeSettings(DEFAULT_SETTINGS, { allowedOrigins: ['HTTP://Localhost:5173/', 'https://tools.example'] }).allowedOrigins).toEqual(
+      ['http://localhost:5173', 'https://tools.example'],
+    );
+    const base = { ...DEFAULT_SETTINGS, allowedOrigins: ['https://kept.example'] };
+    expect(mergeSettings(base, { allowedOrigins: ['https://ok.example', 'https://bad.example/path'] }).allowedOrigins).toEqual([
+      'https://kept.example',
+    ]);
+    expect(settingsInputError({ allowedOrigins: ['https://bad.example/path'] })).toMatch(/not an origin/);
+    expect(settingsInputError({ allowedOrigins: 'https://a.example' })).toMatch(/list/);
+    expect(settingsInputError({ basePort: 8000 })).toBeUndefined();
   });
 
   it('round-trips through the file and survives a broken one', () => {

@@ -10,6 +10,7 @@
 import {
   app,
   BrowserWindow,
+  dialog,
   ipcMain,
   nativeTheme,
   safeStorage,
@@ -25,6 +26,8 @@ import { pathToFileURL } from 'node:url';
 import { opNames } from '../src/contract/routes.ts';
 import { isProfileName, resolveUrls } from '../src/upstream/profiles.ts';
 import { rendererCspHeader } from './csp.ts';
+import { trustedDevServerUrl } from './dev-server.ts';
+import { decideLink, GestureTracker, VENUE_SITES } from './navigation.ts';
 import { CredentialError, CredentialStore, type Cipher } from './credentials.ts';
 import { readJson, writeJson } from './json-file.ts';
 import {
@@ -45,6 +48,7 @@ import {
   MAX_UI_STATE_BYTES,
   mergeSettings,
   saveSettings,
+  settingsInputError,
   uiStateBytes,
   type WindowState,
 } from './settings.ts';
@@ -54,8 +58,11 @@ const env = process.env;
 // Before anything reads userData (the single-instance lock is per userData directory).
 if (env['MARKETDESK_USER_DATA_DIR']) app.setPath('userData', env['MARKETDESK_USER_DATA_DIR']);
 
-// Set by `electron-vite dev`; production loads the built files.
-const devServerUrl = app.isPackaged ? undefined : env['ELECTRON_RENDERER_URL'];
+// `npm run dev` only (main/dev-server.ts); everything else loads the built files.
+const devServerUrl = trustedDevServerUrl({ isPackaged: app.isPackaged, env, argv: process.argv });
+if (env['ELECTRON_RENDERER_URL'] && !devServerUrl) console.warn('ignoring ELECTRON_RENDERER_URL: only `npm run dev` loads a dev server');
+// Links to these sites open without asking (main/navigation.ts).
+const venueSites = VENUE_SITES[env['MARKETDESK_PROFILE'] ?? 'polymarket'] ?? VENUE_SITES['polymarket']!;
 const rendererFile = join(import.meta.dirname, '../renderer/index.html');
 const rendererFileUrl = pathToFileURL(rendererFile);
 const preloadFile = join(import.meta.dirname, '../preload/index.cjs');
@@ -134,6 +141,7 @@ function workerStart(): WorkerStart {
     profile: isProfileName(profile) ? profile : 'custom',
     urls,
     offline: env['MARKETDESK_OFFLINE'] === '1',
+    allowedOrigins: settings.allowedOrigins,
     ...(creds ? { credentials: creds } : {}),
     ...(interval > 0 ? { syncIntervalMs: interval * 1000 } : {}),
   };
@@ -205,30 +213,50 @@ function createWindow(): void {
   else void win.loadFile(rendererFile);
 }
 
-/** No navigation away from the app, no new windows, no <webview>; web links go to the browser. */
+/**
+ * No navigation away from the app, no new windows, no <webview>. A link the user clicked goes
+ * to the browser (main/navigation.ts): the venue's https pages at once, other pages after
+ * asking; one the page started by itself goes nowhere.
+ */
 function hardenContents(contents: WebContents): void {
+  const gestures = new GestureTracker();
+  contents.on('input-event', (_event, input) => gestures.note(input.type));
   contents.on('will-navigate', (event, url) => {
     event.preventDefault();
-    openExternally(url);
+    openExternally(contents, url, gestures.consume());
   });
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(({ url }) => {
-    openExternally(url);
+  contents.setWindowOpenHandler(({ url, postBody }) => {
+    // A form posting into a new window is not a link.
+    openExternally(contents, url, gestures.consume() && postBody === undefined);
     return { action: 'deny' };
   });
 }
 
-function openExternally(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+function openExternally(contents: WebContents, url: string, gesture: boolean): void {
+  const decision = decideLink(url, { gesture, sites: venueSites });
+  if (decision.action === 'refuse') {
+    console.warn(`not opened (${gesture ? 'not an http(s) link' : 'no click or key press'}): ${url.slice(0, 200)}`);
     return;
   }
-  if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
-    void shell.openExternal(parsed.href);
+  const href = decision.href!;
+  if (decision.action === 'open') {
+    void shell.openExternal(href);
+    return;
   }
+  const options = {
+    type: 'question' as const,
+    buttons: ['Cancel', 'Open in browser'],
+    defaultId: 0,
+    cancelId: 0,
+    message: 'Open this link in your browser?',
+    detail: href,
+  };
+  const win = BrowserWindow.fromWebContents(contents);
+  void (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options)).then(({ response }) => {
+    if (response === 1) void shell.openExternal(href);
+  });
 }
 
 /** Only the app's own top-level page may call the bridge. */
@@ -295,6 +323,8 @@ async function desktopMethod(method: DesktopMethod, arg: unknown): Promise<unkno
     case 'settings.get':
       return loadSettings(file('settings.json'));
     case 'settings.set': {
+      const invalid = settingsInputError(arg);
+      if (invalid) throw new BadRequest(invalid);
       const before = loadSettings(file('settings.json'));
       const after = mergeSettings(before, arg);
       saveSettings(file('settings.json'), after);

@@ -30,6 +30,8 @@ describe('main process (built, electron stand-in)', () => {
         MARKETDESK_OFFLINE: '1',
         MARKETDESK_BASE_PORT: '0',
         MARKETDESK_CLOB_PORT: '0',
+        // Left over in the environment of an `npm start`: never trusted outside `npm run dev`.
+        ELECTRON_RENDERER_URL: 'http://127.0.0.1:9/',
         DRIVE_CREDS: JSON.stringify(CREDS),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,7 +64,17 @@ describe('main process (built, electron stand-in)', () => {
     });
     expect(r['unknownOp']).toMatchObject({ ok: false, status: 400 });
     expect(r['untrusted']).toMatchObject({ ok: false, status: 403 });
-    expect(r['settings']).toEqual({ ok: true, result: { httpEnabled: true, basePort: 7310, clobPort: 7311 } });
+    expect(r['settings']).toEqual({ ok: true, result: { httpEnabled: true, basePort: 7310, clobPort: 7311, allowedOrigins: [] } });
+    expect(r['badOrigins']).toMatchObject({ ok: false, status: 400, body: { error: expect.stringMatching(/not an origin/) } });
+    expect(r['loaded']).toBe(path.join(ROOT, 'out/renderer/index.html'));
+    expect(r['nav']).toEqual({
+      scriptOpen: 'deny',
+      scriptNavigatePrevented: true,
+      openedWithoutClick: [],
+      clickNavigatePrevented: true,
+      opened: ['https://polymarket.com/event/clicked', 'https://docs.polymarket.com/page', 'https://example.com/accepted'],
+      asked: ['http://polymarket.com/event/plain-http', 'https://example.com/cancelled', 'https://example.com/accepted'],
+    });
     expect(r['loadUi']).toEqual({ ok: true, result: { tab: 'events' } });
     expect(r['storage']).toEqual({ ok: true, result: { available: true, weak: false } });
     expect(r['credsBefore']).toMatchObject({ ok: true, result: { configured: false } });

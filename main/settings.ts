@@ -3,8 +3,24 @@
  */
 import type { DesktopSettings } from './preload/bridge.ts';
 import { readJson, writeJson } from './json-file.ts';
+import { parseAllowedOrigins } from '../src/http/origins.ts';
 
-export const DEFAULT_SETTINGS: DesktopSettings = { httpEnabled: true, basePort: 7310, clobPort: 7311 };
+export const DEFAULT_SETTINGS: DesktopSettings = { httpEnabled: true, basePort: 7310, clobPort: 7311, allowedOrigins: [] };
+
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** Why `input` (a `settings.set` argument) cannot be saved, or undefined; said to the user. */
+export function settingsInputError(input: unknown): string | undefined {
+  if (!input || typeof input !== 'object' || !('allowedOrigins' in input)) return undefined;
+  const origins = (input as { allowedOrigins: unknown }).allowedOrigins;
+  if (!isStringList(origins)) return 'allowed origins must be a list of URLs';
+  try {
+    parseAllowedOrigins(origins);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
 
 const isPort = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535;
 
@@ -16,6 +32,9 @@ export function mergeSettings(base: DesktopSettings, input: unknown): DesktopSet
   if (typeof v['httpEnabled'] === 'boolean') out.httpEnabled = v['httpEnabled'];
   if (isPort(v['basePort'])) out.basePort = v['basePort'];
   if (isPort(v['clobPort'])) out.clobPort = v['clobPort'];
+  // All or nothing: a list with a bad entry (a hand-edited file) keeps the previous one.
+  if (isStringList(v['allowedOrigins']) && settingsInputError(v) === undefined)
+    out.allowedOrigins = parseAllowedOrigins(v['allowedOrigins']);
   return out;
 }
 

@@ -22,7 +22,7 @@ export async function installBridge(page: Page, service: Service): Promise<void>
       case 'credentials.storage':
         return { ok: true, result: { available: true, weak: false } };
       case 'settings.get':
-        return { ok: true, result: { httpEnabled: true, basePort: 7310, clobPort: 7311 } };
+        return { ok: true, result: { httpEnabled: true, basePort: 7310, clobPort: 7311, allowedOrigins: [] } };
       case 'service.state':
         return { ok: true, result: { state: 'running', restarts: 0 } };
       default:

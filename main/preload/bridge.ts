@@ -40,6 +40,11 @@ export interface DesktopSettings {
   httpEnabled: boolean;
   basePort: number;
   clobPort: number;
+  /**
+   * Origins (`scheme://host[:port]`) whose pages may call the HTTP faces from a browser; every
+   * other site is refused (README, Security).
+   */
+  allowedOrigins: string[];
 }
 
 export interface CredentialsInput {

@@ -13,6 +13,53 @@ const until = async (test) => {
   while (!test()) await new Promise((r) => setImmediate(r));
 };
 
+/** Links the page opens, with and without a click just before; what reached the browser and what was asked. */
+async function links(contents) {
+  const details = (url, extra = {}) => ({ url, frameName: '', features: '', disposition: 'foreground-tab', ...extra });
+  const open = (url, extra) => contents.windowOpenHandler(details(url, extra)).action;
+  const navigate = (url) => {
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
+    contents.emit('will-navigate', event, url);
+    return event.defaultPrevented;
+  };
+  const click = () => contents.emit('input-event', {}, { type: 'mouseUp' });
+  const nav = {};
+  // The page on its own: nothing leaves the app.
+  nav.scriptOpen = open('https://polymarket.com/event/by-script');
+  nav.scriptNavigatePrevented = navigate('https://polymarket.com/event/by-script-2');
+  contents.emit('input-event', {}, { type: 'mouseMove' });
+  open('https://polymarket.com/event/after-mouse-move');
+  nav.openedWithoutClick = [...stub.opened];
+  // Clicks: the venue's https pages open; one click opens one link.
+  click();
+  open('https://polymarket.com/event/clicked');
+  click();
+  nav.clickNavigatePrevented = navigate('https://docs.polymarket.com/page');
+  open('https://polymarket.com/event/second-link-same-click');
+  click();
+  open('file:///etc/passwd');
+  click();
+  open('https://polymarket.com/event/form', { postBody: { data: [], contentType: 'application/x-www-form-urlencoded' } });
+  // Elsewhere (or plain http): asked first; "Cancel" twice, then "Open in browser".
+  click();
+  open('http://polymarket.com/event/plain-http');
+  click();
+  open('https://example.com/cancelled');
+  // Main shows its message boxes at once; only what follows the answer waits.
+  stub.dialogAnswer = 1;
+  click();
+  open('https://example.com/accepted');
+  await until(() => stub.opened.includes('https://example.com/accepted') || stub.dialogs.length < 3);
+  nav.opened = [...stub.opened];
+  nav.asked = stub.dialogs.map((d) => d.detail);
+  return nav;
+}
+
 void (async () => {
   await until(() => stub.handlers.has('marketdesk:invoke') && stub.handlers.has('marketdesk:desktop') && stub.windows.length > 0);
   const win = stub.windows[0];
@@ -39,6 +86,9 @@ void (async () => {
   out.credsBefore = await invoke(trusted, 'credentials.status', {});
   out.credsSet = await invoke(trusted, 'credentials.set', JSON.parse(process.env.DRIVE_CREDS));
   out.credsAfter = await invoke(trusted, 'credentials.status', {});
+  out.badOrigins = await desktop('settings.set', { allowedOrigins: ['http://localhost:5173/app'] });
+  out.loaded = win.loaded;
+  out.nav = await links(win.webContents);
   out.serviceEvents = stub.sent.filter(([ch, name]) => ch === 'marketdesk:event' && name === 'service').map(([, , p]) => p.state);
   process.stdout.write(`DRIVE ${JSON.stringify(out)}\n`);
   app.quit();

@@ -14,6 +14,9 @@ export const stub = {
   windows: [],
   sent: [],
   opened: [],
+  /** Message boxes shown: their options; `dialogAnswer` is the button the "user" picks. */
+  dialogs: [],
+  dialogAnswer: 0,
   permissionsRefused: 0,
 };
 
@@ -48,8 +51,18 @@ export class BrowserWindow extends EventEmitter {
     super();
     this.options = options;
     this.maximized = false;
-    this.webContents = { send: (...args) => stub.sent.push(args) };
+    // Enough of WebContents for main's hardening: events, the window-open handler, send.
+    this.webContents = Object.assign(new EventEmitter(), {
+      send: (...args) => stub.sent.push(args),
+      setWindowOpenHandler(fn) {
+        this.windowOpenHandler = fn;
+      },
+    });
     stub.windows.push(this);
+    appEvents.emit('web-contents-created', {}, this.webContents);
+  }
+  static fromWebContents(contents) {
+    return stub.windows.find((w) => w.webContents === contents) ?? null;
   }
   loadFile(file) {
     this.loaded = file;
@@ -76,6 +89,12 @@ export class BrowserWindow extends EventEmitter {
   }
 }
 
+export const dialog = {
+  showMessageBox(...args) {
+    stub.dialogs.push(args.at(-1));
+    return Promise.resolve({ response: stub.dialogAnswer, checkboxChecked: false });
+  },
+};
 export const ipcMain = { handle: (channel, fn) => stub.handlers.set(channel, fn) };
 export const nativeTheme = { shouldUseDarkColors: false };
 export const shell = {
@@ -98,4 +117,4 @@ export const session = {
     setPermissionCheckHandler() {},
   },
 };
-export default { app, BrowserWindow, ipcMain, nativeTheme, shell, safeStorage, session };
+export default { app, BrowserWindow, dialog, ipcMain, nativeTheme, shell, safeStorage, session };

@@ -1,7 +1,7 @@
 /**
  * The inbound limits on the real HTTP faces (ephemeral ports, a FakeClock): throttled answers
  * (429, Retry-After, RateLimit headers, the spec's bodies), headers on admitted answers, keys
- * per API key on authenticated routes, every route counted (unknown paths too), `--no-limits`,
+ * per verified API key on authenticated routes, every route counted (unknown paths too), `--no-limits`,
  * the unlimited IPC path, and `limits.status`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,17 @@ import { FakeClock } from '../testing/fake-clock.ts';
 import { DEAD_UPSTREAM } from '../testing/fixtures.ts';
 import type { LimitsStatus } from '../contract/index.ts';
 import { DEFAULT_LIMITS, parseLimitsTable } from './table.ts';
+import { l2Headers } from '../auth/l2.ts';
+import type { Credentials } from '../auth/credentials.ts';
+
+const CREDS: Credentials = {
+  apiKey: '3f0b6c2e-91d4-4a7e-b8c5-0d2e6f1a9b47',
+  secret: 'wN2-kq8_Zx4Lr7Tb1Yc9Vd3Fe6Gh0Jm5Pa_Qs-Ut8Io=',
+  passphrase: 'e4c1f0b7a9d25c6e8f3b1a0d9c7e5f2a4b6d8c0e1f3a5b7c9d2e4f6a8b0c1d3e',
+  address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+};
+/** A `GET /data/orders` signed with the configured credentials (one signature serves every page). */
+const signed = (): RequestInit => ({ headers: l2Headers(CREDS, { method: 'GET', path: '/data/orders' }) });
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -92,17 +103,61 @@ describe('throttled answers', () => {
     expect(await r.json()).toEqual({ type: 'too many requests', error: 'rate limit exceeded' });
   });
 
-  it('keys authenticated routes by API key, the others by address', async () => {
+  it('keys authenticated routes by the verified API key, everything else (unsigned requests too) by address', async () => {
     const table = parseLimitsTable({ windows: [{ name: 'orders', limit: 2, seconds: 10, routes: ['GET /data/orders', 'GET /book'] }] });
-    const { s } = await service({ limits: { now: new FakeClock().now, table } });
+    const { s } = await service({ credentials: CREDS, limits: { now: new FakeClock().now, table } });
     const as = (key: string) => ({ headers: { POLY_API_KEY: key } });
-    // Unsigned, so 401: refused by auth, but counted first (the limiter runs before anything).
-    expect(await statuses(`${s.clobUrl}/data/orders`, 3, as('key-a'))).toEqual([401, 401, 429]);
-    expect(await statuses(`${s.clobUrl}/data/orders`, 1, as('key-b'))).toEqual([401]);
-    expect(await statuses(`${s.clobUrl}/data/orders`, 3, { headers: { KUEST_API_KEY: 'key-c' } })).toEqual([401, 401, 429]);
-    // A public route ignores the header: one window for the address, whatever key is sent.
-    expect(await statuses(`${s.clobUrl}/book?token_id=1`, 1, as('key-d'))).toEqual([500]);
-    expect(await statuses(`${s.clobUrl}/book?token_id=1`, 2, as('key-e'))).toEqual([500, 429]);
+    // Unsigned, so 401, and counted against the address whatever key they name.
+    expect(await statuses(`${s.clobUrl}/data/orders`, 2, as('key-a'))).toEqual([401, 401]);
+    expect(await statuses(`${s.clobUrl}/data/orders`, 1, as('key-b'))).toEqual([429]);
+    expect(await statuses(`${s.clobUrl}/data/orders`, 1, { headers: { KUEST_API_KEY: 'key-c' } })).toEqual([429]);
+    // A public route shares the address's window.
+    expect(await statuses(`${s.clobUrl}/book?token_id=1`, 1, as('key-d'))).toEqual([429]);
+    // The signed requests have their own window.
+    expect(await statuses(`${s.clobUrl}/data/orders`, 3, signed())).toEqual([200, 200, 429]);
+  });
+});
+
+describe('limits per verified identity (issue 12)', () => {
+  const ordersTable = parseLimitsTable({ windows: [{ name: 'orders', limit: 5, seconds: 10, routes: ['GET /data/orders'] }] });
+
+  it("unsigned requests carrying the user's API key are refused and leave the user's budget alone", async () => {
+    const { s } = await service({ credentials: CREDS, limits: { now: new FakeClock().now, table: ordersTable } });
+    // No secret needed to send these: the API key alone travels in every request.
+    const unsigned = { headers: { POLY_API_KEY: CREDS.apiKey, POLY_ADDRESS: CREDS.address } };
+    expect(await statuses(`${s.clobUrl}/data/orders`, 7, unsigned)).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    expect(s.limiter!.usage(`key:${CREDS.apiKey}`)[0]!.used).toBe(0);
+    expect(await statuses(`${s.clobUrl}/data/orders`, 5, signed())).toEqual([200, 200, 200, 200, 200]);
+    expect(s.limiter!.usage(`key:${CREDS.apiKey}`)[0]!.used).toBe(5);
+  });
+
+  it('unsigned requests with a new random key each are throttled like any other caller', async () => {
+    const { s } = await service({ credentials: CREDS, limits: { now: new FakeClock().now, table: ordersTable } });
+    const out: number[] = [];
+    for (let i = 0; i < 8; i++) out.push(...(await statuses(`${s.clobUrl}/data/orders`, 1, { headers: { POLY_API_KEY: `random-${i}` } })));
+    expect(out).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    expect(s.limiter!.clients).toBe(1);
+  });
+
+  it('a POST is counted once its signed body is read; the signing family names the key, not the other one', async () => {
+    const table = parseLimitsTable({ windows: [{ name: 'writes', limit: 2, seconds: 10, routes: ['POST /order'] }] });
+    const { s } = await service({ credentials: CREDS, limits: { now: new FakeClock().now, table } });
+    const body = JSON.stringify({ order: { salt: 1 }, owner: CREDS.apiKey, orderType: 'GTC' });
+    const post = (headers: Record<string, string>) => ({
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+    const good = l2Headers(CREDS, { method: 'POST', path: '/order', body }, { family: 'KUEST' });
+    // A complete POLY set naming another key beside a valid KUEST signature.
+    const decoy = { ...l2Headers({ ...CREDS, apiKey: 'decoy' }, { method: 'POST', path: '/order', body }), POLY_SIGNATURE: 'x' };
+    const wrongBody = l2Headers(CREDS, { method: 'POST', path: '/order', body: '{}' });
+    // Offline, so an authenticated write answers 500; what matters is where it was counted.
+    expect(await statuses(`${s.clobUrl}/order`, 2, post({ ...good, ...decoy }))).toEqual([500, 500]);
+    expect(s.limiter!.usage(`key:${CREDS.apiKey}`)[0]!.used).toBe(2);
+    expect(s.limiter!.usage('key:decoy')[0]!.used).toBe(0);
+    expect(await statuses(`${s.clobUrl}/order`, 3, post(wrongBody))).toEqual([401, 401, 429]);
+    expect(s.limiter!.usage(`key:${CREDS.apiKey}`)[0]!.used).toBe(2);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The inbound limiter: section 8's windows applied to the service's own HTTP faces, per client
- * (API key on authenticated routes, remote address otherwise). A request is admitted only if
+ * (the verified API key on authenticated routes, remote address otherwise). A request is admitted only if
  * every window it belongs to has room, and is then counted in all of them; a refused request
  * is counted in none. Check and count happen in one synchronous step, so no other request can
  * slip in between (one process; a shared store for several would need the same as a script).
@@ -50,9 +50,12 @@ export class InboundLimiter {
     return this.compiled.plan(route, this.compiled.table.faces[face]);
   }
 
-  /** The limiter key of a caller: its API key on authenticated routes, else its address. */
-  clientKey(plan: RoutePlan, address: string, apiKey: string | undefined): string {
-    return apiKey && this.compiled.apiKeyRoutes.has(plan.route) ? `key:${apiKey}` : `ip:${address}`;
+  /**
+   * The limiter key of a caller: on authenticated routes the API key its signature proved
+   * (never a bare header: anyone can send that), else its address.
+   */
+  clientKey(plan: RoutePlan, address: string, verifiedApiKey: string | undefined): string {
+    return verifiedApiKey && this.compiled.apiKeyRoutes.has(plan.route) ? `key:${verifiedApiKey}` : `ip:${address}`;
   }
 
   admit(plan: RoutePlan, client: string): Decision {

@@ -1,13 +1,14 @@
 /**
  * The credentials dialog (set / clear the CLOB API credentials; the secret is never shown
  * back: desktop hands them to the core, web mode keeps them in this tab's sessionStorage) and
- * the desktop settings dialog (HTTP faces on/off, ports).
+ * the desktop settings dialog (HTTP faces on/off, ports, origins allowed to call them).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { credentials, mode, settings, type CredentialsInput } from '../api.ts';
 import { useNav } from '../nav.tsx';
 import { useCredentialsStatus } from '../views/Orders.tsx';
+import { normalizeOrigin } from '../../../src/http/origins.ts';
 
 function Modal({ open, onClose, label, children }: { open: boolean; onClose: () => void; label: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -131,14 +132,29 @@ export function CredentialsDialog() {
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const current = useQuery({ queryKey: ['settings'], queryFn: settings.get, enabled: mode === 'desktop' && open });
-  const [draft, setDraft] = useState<{ httpEnabled: boolean; basePort: string; clobPort: string }>();
+  const [draft, setDraft] = useState<{ httpEnabled: boolean; basePort: string; clobPort: string; origins: string }>();
   useEffect(() => {
     if (current.data)
-      setDraft({ httpEnabled: current.data.httpEnabled, basePort: String(current.data.basePort), clobPort: String(current.data.clobPort) });
+      setDraft({
+        httpEnabled: current.data.httpEnabled,
+        basePort: String(current.data.basePort),
+        clobPort: String(current.data.clobPort),
+        origins: current.data.allowedOrigins.join('\n'),
+      });
   }, [current.data]);
+  const originLines = (draft?.origins ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const badOrigin = originLines.find((l) => normalizeOrigin(l) === undefined);
   const save = useMutation({
     mutationFn: () =>
-      settings.set({ httpEnabled: draft!.httpEnabled, basePort: Number(draft!.basePort), clobPort: Number(draft!.clobPort) }),
+      settings.set({
+        httpEnabled: draft!.httpEnabled,
+        basePort: Number(draft!.basePort),
+        clobPort: Number(draft!.clobPort),
+        allowedOrigins: originLines,
+      }),
     onSuccess: (s) => {
       queryClient.setQueryData(['settings'], s);
       onClose();
@@ -151,7 +167,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         className="dialog-body"
         onSubmit={(e) => {
           e.preventDefault();
-          if (draft && port(draft.basePort) && port(draft.clobPort)) save.mutate();
+          if (draft && port(draft.basePort) && port(draft.clobPort) && badOrigin === undefined) save.mutate();
         }}
       >
         <h2 className="dialog-title">Settings</h2>
@@ -181,6 +197,18 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
                 />
               </label>
             </div>
+            <label className="form-field">
+              <span>Other sites allowed to call the API from a browser (one origin per line, like http://localhost:5173)</span>
+              <textarea
+                rows={3}
+                value={draft.origins}
+                disabled={!draft.httpEnabled}
+                spellCheck={false}
+                aria-invalid={badOrigin !== undefined}
+                onChange={(e) => setDraft({ ...draft, origins: e.target.value })}
+              />
+            </label>
+            {badOrigin !== undefined ? <p className="form-error">Not an origin (scheme://host[:port], no path): {badOrigin}</p> : null}
             <p className="dialog-text muted">
               Saving restarts the local service (a second or two). Settings are kept in settings.json in the app's data folder.
             </p>
