@@ -25,6 +25,7 @@ async function boot(): Promise<Service> {
     dataDir: start.dataDir,
     webRoot: start.webRoot,
     host: '127.0.0.1',
+    ...(start.allowedOrigins ? { allowedOrigins: start.allowedOrigins } : {}),
     http: start.http,
     basePort: start.basePort,
     clobPort: start.clobPort,
@@ -69,8 +70,17 @@ port.on('message', (msg: ToWorker) => {
       void service.then((s) => relay(s.dispatch, msg.op, msg.params)).then((reply) => post({ type: 'reply', id: msg.id, reply }));
       return;
     case 'stop':
-      // Persist the cache, close the faces, then end the thread.
-      void service.then((s) => s.close()).finally(() => process.exit(0));
+      // Persist the cache, close the faces, then end the thread. A final save that fails is said
+      // (the host logs it) rather than dropped, and the exit code says it too, as `serve`'s does.
+      void service
+        .then((s) => s.close())
+        .then(
+          () => process.exit(0),
+          (e: unknown) => {
+            post({ type: 'log', level: 'warn', message: `the cache was not saved at shutdown: ${(e as Error).message}` });
+            process.exit(74);
+          },
+        );
       return;
     case 'crash':
       if (start.allowCrash)

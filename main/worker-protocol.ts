@@ -15,6 +15,8 @@ export interface WorkerStart {
   profile: string;
   urls: UpstreamUrls;
   offline: boolean;
+  /** Origins whose pages may call the HTTP faces (settings, `allowedOrigins`). */
+  allowedOrigins?: string[];
   /** Decrypted by main from safeStorage; handed to the core, never to the renderer. */
   credentials?: CredentialsInput;
   syncIntervalMs?: number;

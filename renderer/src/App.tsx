@@ -9,6 +9,7 @@ import { mode } from './api.ts';
 import { DetailPanel } from './components/DetailPanel.tsx';
 import { CredentialsDialog, SettingsDialog } from './components/Dialogs.tsx';
 import { OfflineBanner, StatusBar } from './components/StatusBar.tsx';
+import { StorageBanner } from './components/StorageNotice.tsx';
 import { LiveProvider, useLive } from './live.tsx';
 import { NavProvider, useNav } from './nav.tsx';
 import { loadUiState } from './persist.ts';
@@ -155,6 +156,7 @@ function Shell() {
         ) : null}
       </header>
       <OfflineBanner />
+      <StorageBanner storage={live.storage} />
       <main className={`main${showDetail ? ' with-detail' : ''}`} id="view" role="tabpanel" aria-labelledby={`tab-${ui.tab}`}>
         {ui.tab === 'markets' ? <MarketsView /> : null}
         {ui.tab === 'events' ? <EventsView /> : null}

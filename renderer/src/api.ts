@@ -31,7 +31,7 @@ declare global {
 }
 
 // Types only: the contract's runtime (zod validation) stays out of the renderer bundle.
-export type { Market, Event, EventTag, Tag, SyncStatus, ServiceStatus, EventRef } from '../../src/contract/types.ts';
+export type { Market, Event, EventTag, Tag, SyncStatus, ServiceStatus, StorageStatus, EventRef } from '../../src/contract/types.ts';
 export type {
   LimitsStatus,
   SearchEvent,

@@ -6,7 +6,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ROUTES, opNames, type OpName, type RouteDef } from '../../src/contract/routes.ts';
-import { api, type ServiceState, type ServiceStatus, type SyncStatus } from './api.ts';
+import { api, type ServiceState, type ServiceStatus, type StorageStatus, type SyncStatus } from './api.ts';
 import { onConnection, subscribe } from './push.ts';
 
 export interface Live {
@@ -17,6 +17,8 @@ export interface Live {
   /** The service itself answers (web: its event stream is up; desktop: the core is running). */
   connected: boolean;
   service: ServiceState | undefined;
+  /** Whether the cache reaches the disk (save failures, read-only data dir). */
+  storage: StorageStatus | undefined;
   catalogVersion: number;
   /** The first status answer arrived (or failed): the app can render its real state. */
   ready: boolean;
@@ -53,6 +55,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const statusQuery = useQuery({ queryKey: ['service.status', {}], queryFn: api.service.status, staleTime: 5000, retry: false });
   const [sync, setSync] = useState<SyncStatus>();
   const [online, setOnline] = useState<boolean>();
+  const [storage, setStorage] = useState<StorageStatus>();
   const [catalogVersion, setCatalogVersion] = useState(0);
   const [connected, setConnected] = useState(true);
   const [service, setService] = useState<ServiceState>();
@@ -75,6 +78,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     const offs = [
       subscribe('sync', setSync),
       subscribe('online', (o) => setOnline(o.online)),
+      subscribe('storage', setStorage),
       subscribe('catalog', (c) => {
         const before = versionRef.current;
         versionRef.current = c.version;
@@ -109,10 +113,11 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       online: online ?? (status ? !status.offline : true),
       connected: connected && !(statusQuery.error && !status),
       service,
+      storage: storage ?? status?.storage,
       catalogVersion: catalogVersion || status?.catalogVersion || 0,
       ready: statusQuery.isFetched || statusQuery.isError,
     }),
-    [status, sync, online, connected, service, catalogVersion, statusQuery.isFetched, statusQuery.isError, statusQuery.error],
+    [status, sync, online, connected, service, storage, catalogVersion, statusQuery.isFetched, statusQuery.isError, statusQuery.error],
   );
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }

@@ -4,7 +4,7 @@
  * mode; the renderer subscribes through one client either way. Plain data (no zod): the
  * preload and the renderer import it.
  */
-import type { SyncStatus } from './types.ts';
+import type { StorageStatus, SyncStatus } from './types.ts';
 
 export interface PushEvents {
   /** Sync phase and progress; sent when a run starts, after each written batch, and when it ends. */
@@ -13,6 +13,8 @@ export interface PushEvents {
   catalog: { version: number };
   /** Whether the upstream is reachable (the cache keeps serving either way). */
   online: { online: boolean };
+  /** Saving the cache: sent after each save attempt and when a retry is scheduled. */
+  storage: StorageStatus;
 }
 
 export type PushName = keyof PushEvents;
@@ -21,7 +23,7 @@ export type PushName = keyof PushEvents;
 export const STREAM_PATH = '/stream';
 
 /** Every event name; the record makes a name missing from this list a type error. */
-export const PUSH_EVENTS = Object.keys({ sync: 1, catalog: 1, online: 1 } satisfies Record<PushName, 1>) as PushName[];
+export const PUSH_EVENTS = Object.keys({ sync: 1, catalog: 1, online: 1, storage: 1 } satisfies Record<PushName, 1>) as PushName[];
 
 export function isPushName(name: string): name is PushName {
   return (PUSH_EVENTS as readonly string[]).includes(name);

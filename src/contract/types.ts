@@ -99,6 +99,29 @@ export interface ServiceStatus {
   catalogVersion: number;
   sync: SyncStatus;
   persistedAt: string | null;
+  storage: StorageStatus;
+}
+
+/** Whether the cache reaches the disk (README, "Saving the cache"). Times are ISO strings. */
+export interface StorageStatus {
+  /** The cache file; null when the cache is kept in memory only. */
+  file: string | null;
+  /** false: the data dir cannot be written; the cache is served read-only. */
+  writable: boolean;
+  /** Why it cannot be written, e.g. "read-only file system (EROFS)". */
+  readOnlyReason: string | null;
+  /** Why the cache file could not be read at start (the service then serves an empty cache). */
+  openError: string | null;
+  /** Where that unreadable file was moved; null if it could not be moved (it stays in place). */
+  movedAside: string | null;
+  /** When the file on disk was written: the last save of this run, else the file's time at start. */
+  lastSaveAt: string | null;
+  /** The last save failed; cleared by the next successful one. */
+  lastSaveError: { at: string; reason: string; code: string | null } | null;
+  /** The first change not on disk yet; null when the file holds everything. */
+  unsavedSince: string | null;
+  /** When a failed save is tried again. */
+  nextRetryAt: string | null;
 }
 
 /** Error bodies (spec section 7; DESIGN.md decisions). */

@@ -54,6 +54,7 @@ export function catalogHandlers(store: CatalogStore, status: StatusSource): Hand
         catalogVersion: store.catalogVersion,
         sync,
         persistedAt: store.persistedAt?.toISOString() ?? null,
+        storage: store.storageStatus(),
       };
     },
   };

@@ -1,7 +1,7 @@
 /**
- * The service's push events (src/contract/push.ts), derived from the sync engine's status
- * and the store's catalog version. One hub feeds every transport: the SSE stream of the base
- * face and the Electron service worker's messages to main.
+ * The service's push events (src/contract/push.ts), derived from the sync engine's status,
+ * the store's catalog version and its storage state. One hub feeds every transport: the SSE
+ * stream of the base face and the Electron service worker's messages to main.
  */
 import type { PushEvents, PushName, SyncStatus } from '../contract/index.ts';
 import type { CatalogStore } from '../store/catalog-store.ts';
@@ -46,6 +46,9 @@ export function createPushHub(store: CatalogStore, sync: CatalogSync | undefined
     emit('sync', lastSync);
   };
 
+  // Save failures, retries and recoveries go out as they happen (StatusBar, storage banner).
+  const unsubscribeStorage = store.storage.onChange((s) => emit('storage', s));
+
   const unsubscribe = sync?.onStatus((s) => {
     lastSync = s;
     // Phase changes go out at once; progress within a phase is coalesced.
@@ -72,6 +75,7 @@ export function createPushHub(store: CatalogStore, sync: CatalogSync | undefined
         ...(lastSync ? { sync: lastSync } : {}),
         catalog: { version: store.catalogVersion },
         online: { online },
+        storage: store.storageStatus(),
       };
     },
     subscribe(fn) {
@@ -83,6 +87,7 @@ export function createPushHub(store: CatalogStore, sync: CatalogSync | undefined
     close() {
       if (trailing) clearTimeout(trailing);
       unsubscribe?.();
+      unsubscribeStorage();
       listeners.clear();
     },
   };

@@ -1,15 +1,19 @@
 /**
  * The catalog cache: a sql.js database in memory, persisted to `<data-dir>/catalog.sqlite`.
  * Writes come in batches (one transaction each); persistence is debounced after batches and
- * forced on shutdown, so a kill loses at most the batches since the last write.
+ * forced on shutdown, so a kill loses at most the batches since the last write. A failed save
+ * is recorded (storage-state.ts), retried with backoff, and reported by close().
  */
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'sql.js';
 import { CatalogReader, type SiteMap } from './catalog-reader.ts';
 import { CatalogWriter, type BatchInput, type BatchResult } from './catalog-writer.ts';
 import { dropEntityIndexes, ensureIndexes, migrate, probeSchema } from './schema.ts';
-import { persistLive } from './live-persist.ts';
-import { openDatabaseFile, silentLogger, sqlFileAccess, writeFileAtomic, type Logger } from './sqlite.ts';
+import { PersistBusyError, persistLive } from './live-persist.ts';
+import { openDatabaseFile, silentLogger, sqlFileAccess, unwritableReason, writeFileAtomic, type Logger } from './sqlite.ts';
+import { StorageState, UnsavedChangesError, type RetryDelays, type StorageStatus } from './storage-state.ts';
+import { removeStaleTemps } from './temp-files.ts';
 import { SearchReader } from './search-reader.ts';
 import { ensureSearchIndex, flushSearchIndex, rebuildSearchIndex, suspendSearchIndex } from './search-index.ts';
 import { Statements } from './statements.ts';
@@ -25,6 +29,8 @@ export interface StoreOptions {
   log?: Logger;
   /** Debounce of the write after a batch. */
   persistDelayMs?: number;
+  /** Backoff of retries after a failed save (default 5 s doubling to 5 min). */
+  persistRetry?: RetryDelays;
   sites?: () => SiteMap;
 }
 
@@ -45,6 +51,10 @@ export class CatalogStore {
   /** The longest single pause of the last persist. */
   lastPauseMs = 0;
   persistCount = 0;
+  /** Whether the cache reaches the disk: /status's `storage`. */
+  readonly storage: StorageState;
+  /** An unreadable cache file that could not be moved aside is still at `file`. */
+  private keptInPlace = false;
 
   private constructor(
     private readonly db: Database,
@@ -55,7 +65,9 @@ export class CatalogStore {
     sites: () => SiteMap,
     /** Set when the previous cache file could not be opened and was moved aside. */
     readonly movedAside: string | undefined,
+    retry: RetryDelays | undefined,
   ) {
+    this.storage = new StorageState(file, log, retry);
     this.reader = new CatalogReader(st, sites);
     this.search = new SearchReader(st, this.reader);
     this.writer = new CatalogWriter(st);
@@ -64,6 +76,10 @@ export class CatalogStore {
   static async open(opts: StoreOptions = {}): Promise<CatalogStore> {
     const log = opts.log ?? silentLogger;
     const file = opts.dataDir ? path.join(opts.dataDir, CACHE_FILE) : undefined;
+    // Copies left by saves that a kill interrupted: each is as big as the cache.
+    if (file) await removeStaleTemps(file, log);
+    const readOnly = opts.dataDir ? await unwritableReason(opts.dataDir) : null;
+    if (readOnly) log.warn(`the data dir ${opts.dataDir} cannot be written (${readOnly.reason}): serving the cache read-only`);
     const opened = await openDatabaseFile(file, probeSchema, log);
     // The file lives in sql.js's in-memory FS and reaches disk only through persist(), so a
     // rollback journal on that FS buys nothing and doubles every write. The page cache is a
@@ -77,12 +93,23 @@ export class CatalogStore {
     const searchRebuilt = ensureSearchIndex(opened.db);
     const rebuilt = ensureIndexes(opened.db) || searchRebuilt;
     const st = new Statements(opened.db);
-    const store = new CatalogStore(opened.db, st, file, log, opts.persistDelayMs ?? 2000, opts.sites ?? (() => ({})), opened.movedAside);
+    const store = new CatalogStore(
+      opened.db,
+      st,
+      file,
+      log,
+      opts.persistDelayMs ?? 2000,
+      opts.sites ?? (() => ({})),
+      opened.movedAside,
+      opts.persistRetry,
+    );
+    store.storage.readOnlyReason = readOnly?.reason ?? null;
+    store.storage.openError = opened.openError ?? null;
+    store.storage.movedAside = opened.movedAside ?? null;
+    store.storage.lastSaveAt = opened.mtime ?? null;
+    store.keptInPlace = !!opened.keptInPlace;
     // A file migrated or re-indexed at open is written back, so the next start does not redo it.
-    if (rebuilt && opened.fromFile) {
-      store.dirty = true;
-      store.schedulePersist();
-    }
+    if (rebuilt && opened.fromFile) store.markDirty();
     return store;
   }
 
@@ -103,7 +130,12 @@ export class CatalogStore {
 
   private changed(): void {
     this.version++;
+    this.markDirty();
+  }
+
+  private markDirty(): void {
     this.dirty = true;
+    this.storage.changed();
     this.schedulePersist();
   }
 
@@ -139,18 +171,14 @@ export class CatalogStore {
 
   setMeta(key: string, value: string): void {
     this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [key, value]);
-    this.dirty = true;
-    this.schedulePersist();
+    this.markDirty();
   }
 
   /** For the side caches (orders, leaderboard): same file and persistence, no catalog version bump. */
   sideTables(): { st: Statements; changed: () => void } {
     return {
       st: this.st,
-      changed: () => {
-        this.dirty = true;
-        this.schedulePersist();
-      },
+      changed: () => this.markDirty(),
     };
   }
 
@@ -231,15 +259,22 @@ export class CatalogStore {
     // A write takes main-thread time from queries (all at once with export(), in slices with
     // live-persist.ts), so it is spaced to keep that under ~5%: 20 times its busy time.
     const sinceLast = this.persistedAt ? Date.now() - this.persistedAt.getTime() : Infinity;
-    const delay = Math.max(this.persistDelayMs, 20 * this.lastBusyMs - sinceLast);
+    // After a failure, new changes do not hurry the retry: a full disk stays full for a while.
+    const delay = this.storage.failures > 0 ? this.storage.retryIn() : Math.max(this.persistDelayMs, 20 * this.lastBusyMs - sinceLast);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.persist()
-        .catch((e: unknown) => this.log.warn(`persisting the cache failed: ${(e as Error).message}`))
+        // Recorded and logged by this.storage.
+        .catch(() => undefined)
         // What did not reach the disk (a failed or unsettled copy) is tried again.
         .finally(() => this.dirty && this.schedulePersist());
     }, delay);
     this.timer.unref();
+  }
+
+  /** What /status reports as `storage`. */
+  storageStatus(): StorageStatus {
+    return this.storage.status();
   }
 
   /** Writes the database file now if anything changed (atomic; one write at a time). */
@@ -249,8 +284,16 @@ export class CatalogStore {
     if (!this.dirty) return;
     this.dirty = false;
     const file = this.file;
+    this.storage.saveStarted();
     this.persisting = (async () => {
       const t0 = performance.now();
+      if (this.keptInPlace) {
+        // The unreadable file found at start is moved aside before anything replaces it.
+        const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        await fsp.rename(file, aside);
+        this.keptInPlace = false;
+        this.storage.movedAside = aside;
+      }
       const access = await sqlFileAccess(this.log);
       if (access) {
         const r = await persistLive(access, this.db, file);
@@ -268,22 +311,38 @@ export class CatalogStore {
     })();
     try {
       await this.persisting;
+      this.storage.saveSucceeded();
     } catch (e) {
       this.dirty = true;
+      // A copy outrun by a bulk load is not a disk problem: tried again at the usual pace.
+      if (e instanceof PersistBusyError) this.storage.saveDeferred();
+      else this.storage.saveFailed(e);
       throw e;
     } finally {
       this.persisting = undefined;
     }
   }
 
-  /** Persists what is pending and releases the database. */
+  /**
+   * Persists what is pending and releases the database. When that last save fails, the
+   * database is released all the same and an UnsavedChangesError says what was lost.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    await this.persist();
+    let failed: unknown;
+    try {
+      await this.persist();
+    } catch (e) {
+      failed = e;
+    }
     this.closed = true;
     this.st.close();
     this.db.close();
+    if (failed !== undefined) {
+      const reason = this.storage.lastSaveError?.reason ?? (failed as Error).message;
+      throw new UnsavedChangesError(this.storage.unsavedMessage(reason), reason, this.storage.status().unsavedSince);
+    }
   }
 }

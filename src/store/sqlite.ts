@@ -6,6 +6,8 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { promises as fsp, constants as fsc } from 'node:fs';
 import path from 'node:path';
 import { loadSqlJsWithFileAccess, type FileAccess } from './wasm-files.ts';
+import { describeFsError, type FsProblem } from './storage-state.ts';
+import { tempPath } from './temp-files.ts';
 
 let engine: ReturnType<typeof loadSqlJsWithFileAccess> | undefined;
 
@@ -41,41 +43,95 @@ export interface OpenedDatabase {
   db: Database;
   /** Set when an unreadable cache file was moved aside; the database starts empty. */
   movedAside?: string;
+  /** Why the file could not be opened; the database starts empty. */
+  openError?: string;
+  /**
+   * The unreadable file could not be moved aside (a read-only data dir) and is still at
+   * `file`; a save must move it first, so it is never overwritten unseen.
+   */
+  keptInPlace?: boolean;
   /** True when the database came from an existing file. */
   fromFile: boolean;
+  /** That file's modification time: the state on disk. */
+  mtime?: Date;
 }
 
 /**
  * Opens `file` if it exists and is a readable SQLite database with the expected schema probe;
- * otherwise moves it to `<file>.corrupt-<time>` and returns an empty database. Never throws
- * because of the file's content.
+ * otherwise moves it to `<file>.corrupt-<time>` (or, when that fails, leaves it in place) and
+ * returns an empty database. Never throws because of the file, its content or its directory.
  */
 export async function openDatabaseFile(file: string | undefined, probe: (db: Database) => void, log: Logger): Promise<OpenedDatabase> {
   const SQL = await sqlEngine();
   if (!file) return { db: new SQL.Database(), fromFile: false };
-  let bytes: Buffer;
+  let problem = '';
+  let bytes: Buffer | undefined;
+  let mtime: Date | undefined;
   try {
+    mtime = (await fsp.stat(file)).mtime;
     bytes = await readWhole(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { db: new SQL.Database(), fromFile: false };
-    throw e;
+    problem = (e as Error).message;
   }
-  let db: Database | undefined;
-  try {
-    // A Node Buffer becomes the database file without a copy (feasibility.md §2).
-    db = new SQL.Database(bytes);
-    probe(db);
-    return { db, fromFile: true };
-  } catch (e) {
+  if (bytes) {
+    let db: Database | undefined;
     try {
-      db?.close();
-    } catch {
-      /* already unusable */
+      // A Node Buffer becomes the database file without a copy (feasibility.md §2).
+      db = new SQL.Database(bytes);
+      probe(db);
+      return { db, fromFile: true, ...(mtime ? { mtime } : {}) };
+    } catch (e) {
+      try {
+        db?.close();
+      } catch {
+        /* already unusable */
+      }
+      problem = (e as Error).message;
     }
-    const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  }
+  const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
     await fsp.rename(file, aside);
-    log.warn(`cache file ${file} could not be opened (${(e as Error).message}); moved aside to ${aside}, starting empty`);
-    return { db: new SQL.Database(), movedAside: aside, fromFile: false };
+  } catch (e) {
+    // Serving nothing beats not starting: the reason shows in /status, and saves stay off
+    // the file until it can be moved (CatalogStore.persist).
+    const why = (e as Error).message;
+    log.warn(`cache file ${file} could not be opened (${problem}) nor moved aside (${why}); serving an empty cache`);
+    return { db: new SQL.Database(), openError: problem, keptInPlace: true, fromFile: false };
+  }
+  log.warn(`cache file ${file} could not be opened (${problem}); moved aside to ${aside}, starting empty`);
+  return { db: new SQL.Database(), movedAside: aside, openError: problem, fromFile: false };
+}
+
+/**
+ * Why `dir` cannot be written (for example "read-only file system (EROFS)"), or null. Asks
+ * the kernel (access(2) answers EROFS even for root); creates `dir` if missing.
+ */
+export async function unwritableReason(dir: string): Promise<FsProblem | null> {
+  try {
+    await fsp.mkdir(dir, { recursive: true });
+  } catch (e) {
+    // A recursive mkdir under a read-only mount fails with ENOENT; the closest existing
+    // ancestor tells the real reason. Either way, a data dir that cannot be made is unwritable.
+    let up = path.dirname(dir);
+    while (
+      up !== path.dirname(up) &&
+      !(await fsp.stat(up).then(
+        () => true,
+        () => false,
+      ))
+    )
+      up = path.dirname(up);
+    const why = await fsp.access(up, fsc.W_OK).then(() => null, describeFsError);
+    return why?.readOnly ? why : { ...describeFsError(e), readOnly: true };
+  }
+  try {
+    await fsp.access(dir, fsc.W_OK);
+    return null;
+  } catch (e) {
+    const p = describeFsError(e);
+    return p.readOnly ? p : null;
   }
 }
 
@@ -104,15 +160,21 @@ export async function readWhole(file: string): Promise<Buffer> {
 export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {
   const dir = path.dirname(file);
   await fsp.mkdir(dir, { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
+  const tmp = tempPath(file);
   const fh = await fsp.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_TRUNC, 0o600);
   try {
-    await fh.writeFile(bytes);
-    await fh.sync();
-  } finally {
-    await fh.close();
+    try {
+      await fh.writeFile(bytes);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fsp.rename(tmp, file);
+  } catch (e) {
+    // A partial copy on a full disk would keep it full.
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
   }
-  await fsp.rename(tmp, file);
   await syncDir(dir);
 }
 

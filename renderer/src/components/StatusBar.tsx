@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { api, apiBase, mode, type LimitsStatus } from '../api.ts';
 import { fmtAgo, fmtInt } from '../format.ts';
 import { useLive } from '../live.tsx';
+import { StorageStatusItem } from './StorageNotice.tsx';
 
 /** Re-renders every `ms` so relative times ("2 min ago") stay true. */
 function useNow(ms: number): number {
@@ -56,6 +57,7 @@ export function StatusBar() {
           Last sync failed
         </span>
       ) : null}
+      <StorageStatusItem storage={live.storage} />
       {status ? (
         <span className="sb-item muted">
           {fmtInt(status.counts.markets)} markets · {fmtInt(status.counts.events)} events cached

@@ -1,0 +1,171 @@
+/**
+ * The built CLI against storage trouble: kills in the middle of saves (no temp file may
+ * outlive the next start), and a read-only data dir (root: a read-only bind mount; skipped
+ * with the reason without it).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServiceStatus } from './contract/types.ts';
+import { createSyntheticCatalog, loadFixtureCatalog, type FakeUpstream } from './fake-upstream/index.ts';
+import { CACHE_FILE, CatalogStore } from './store/catalog-store.ts';
+import { CLI_ENTRY } from './testing/built-cli.ts';
+import { FIXTURES_DIR, tempDir } from './testing/fixtures.ts';
+import { makeReadOnly, mountSkipReason } from './testing/mounts.ts';
+import { startFake } from './testing/sync-harness.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function cli(args: string[]): Run {
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, XDG_CONFIG_HOME: tmp() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+function tmp(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+async function fake(catalog: Parameters<typeof startFake>[0]): Promise<FakeUpstream> {
+  const f = await startFake(catalog);
+  cleanups.push(() => f.close());
+  return f;
+}
+
+const poll = { interval: 50, timeout: 120_000 };
+const temps = (dir: string) => readdirSync(dir).filter((n) => n.startsWith(`${CACHE_FILE}.tmp-`));
+
+async function baseUrl(run: Run): Promise<string> {
+  await expect.poll(() => /base: (http:\/\/\S+)/.exec(run.stdout()) ?? run.child.exitCode, poll).toBeTruthy();
+  const m = /base: (http:\/\/\S+)/.exec(run.stdout());
+  if (!m) throw new Error(`serve exited (${run.child.exitCode}): ${run.stderr()}`);
+  return m[1]!;
+}
+
+async function status(base: string): Promise<ServiceStatus> {
+  return (await (await fetch(`${base}/status`)).json()) as ServiceStatus;
+}
+
+/** SIGKILLs `run` mid-save, once its temp copy holds `bytes` (or lets it finish if that never happens). */
+function killDuringSave(dir: string, run: Run, bytes: number): Promise<unknown> {
+  const name = `${CACHE_FILE}.tmp-${run.child.pid}`;
+  const w = watch(dir, (_event, f) => {
+    if (f !== name) return;
+    const size = statSync(path.join(dir, name), { throwIfNoEntry: false })?.size ?? 0;
+    if (size >= bytes) run.child.kill('SIGKILL');
+  });
+  return run.exited.finally(() => w.close());
+}
+
+describe('kills during saves', () => {
+  it('leave temp files that the next start removes; the cache opens and passes integrity_check', async () => {
+    const f = await fake(createSyntheticCatalog({ markets: 20_000, seed: 4 }));
+    const dir = tmp();
+    const file = path.join(dir, CACHE_FILE);
+    expect((await cli(['sync', '--data-dir', dir, '--gamma-url', f.url]).exited).code).toBe(0);
+
+    // Each kill that lands mid-save leaves that process's copy; the next start must remove it.
+    const left: string[] = [];
+    let kills = 0;
+    while (left.length < 3) {
+      const run = cli(['sync', '--data-dir', dir, '--gamma-url', f.url]);
+      await killDuringSave(dir, run, 16 << 20);
+      if (run.child.signalCode !== 'SIGKILL') continue;
+      kills++;
+      const own = `${CACHE_FILE}.tmp-${run.child.pid}`;
+      // A partial copy, 16 MiB or more of the 70 MiB cache.
+      if ((statSync(path.join(dir, own), { throwIfNoEntry: false })?.size ?? 0) >= 16 << 20) left.push(own);
+      // Only this run's copy: the ones before were removed when it started.
+      expect(temps(dir).filter((n) => n !== own)).toEqual([]);
+    }
+    expect(kills).toBeGreaterThanOrEqual(3);
+
+    const serve = cli(['serve', '--offline', '--data-dir', dir, '--base-port', '0', '--clob-port', '0']);
+    const base = await baseUrl(serve);
+    expect(temps(dir).filter((n) => n !== `${CACHE_FILE}.tmp-${serve.child.pid}`)).toEqual([]);
+    expect((await status(base)).counts.markets).toBeGreaterThan(0);
+    serve.child.kill('SIGTERM');
+    expect((await serve.exited).code).toBe(0);
+    expect(temps(dir)).toEqual([]);
+    expect(serve.stderr()).toMatch(/removed 1 temp file\(s\) left by interrupted saves/);
+
+    const store = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => store.close());
+    expect(store.movedAside).toBeUndefined();
+    expect(store.statements.value('PRAGMA integrity_check')).toBe('ok');
+    expect(store.reader.counts().markets).toBeGreaterThan(0);
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
+if (mountSkipReason) console.log(`skipping the read-only data dir CLI tests: ${mountSkipReason}`);
+
+describe.skipIf(mountSkipReason !== null)('a read-only data dir', () => {
+  it('serve --offline starts with an unreadable cache it cannot move aside, says why in /status, and exits 0', async () => {
+    const dir = tmp();
+    const file = path.join(dir, CACHE_FILE);
+    writeFileSync(file, 'garbage, not SQLite');
+    cleanups.push(makeReadOnly(dir).cleanup);
+    const run = cli(['serve', '--offline', '--data-dir', dir, '--base-port', '0', '--clob-port', '0']);
+    const base = await baseUrl(run);
+    const st = await status(base);
+    expect(st.counts.markets).toBe(0);
+    expect(st.storage).toMatchObject({ writable: false, readOnlyReason: 'read-only file system (EROFS)', movedAside: null });
+    expect(st.storage.openError).toMatch(/not a database/);
+    run.child.kill('SIGTERM');
+    expect((await run.exited).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('garbage, not SQLite');
+    expect(run.stderr()).toMatch(/serving the cache read-only/);
+  });
+
+  it('serve syncs into memory, and SIGTERM says in one line what was not saved and exits 74', async () => {
+    const f = await fake(await loadFixtureCatalog(FIXTURES_DIR));
+    const dir = tmp();
+    cleanups.push(makeReadOnly(dir).cleanup);
+    const run = cli(['serve', '--data-dir', dir, '--base-port', '0', '--clob-port', '0', '--gamma-url', f.url, '--horizon-days', '7300']);
+    const base = await baseUrl(run);
+    await expect.poll(async () => (await status(base)).sync.lastFullSyncAt, poll).not.toBeNull();
+    const st = await status(base);
+    expect(st.counts.markets).toBe(f.catalog.counts.markets);
+    expect(st.storage.writable).toBe(false);
+    expect(st.storage.unsavedSince).not.toBeNull();
+    run.child.kill('SIGTERM');
+    expect((await run.exited).code).toBe(74);
+    const last = run.stderr().trim().split('\n').at(-1);
+    expect(last).toMatch(/^marketdesk: the cache was not saved: read-only file system \(EROFS\); changes since \S+Z are lost /);
+    expect(last).toMatch(/ \(there is no cache file on disk\)$/);
+    expect(run.stderr()).not.toMatch(/^\s+at /m);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
