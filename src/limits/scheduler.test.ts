@@ -4,14 +4,16 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { FakeClock, settle } from '../testing/fake-clock.ts';
-import { UpstreamError, type AttemptOutcome, type Priority, type UpstreamHost } from '../upstream/client.ts';
+import { DeadlineError, UpstreamError, type AttemptOutcome, type Priority, type UpstreamHost } from '../upstream/client.ts';
 import { OutboundScheduler, type SchedulerOptions } from './scheduler.ts';
 import { parseLimitsTable, type WindowDef } from './table.ts';
 
 function setup(windows: WindowDef[], opts: Partial<SchedulerOptions> = {}) {
   const clock = new FakeClock();
   const table = parseLimitsTable({ windows, classes: {}, faces: { base: 'x', clob: 'x' }, hosts: { gamma: 'x', clob: 'x', data: 'x' } });
-  const s = new OutboundScheduler({ table, margin: 0, now: clock.now, timers: clock.timers, ...opts });
+  // No deadlines unless a test sets them: these tests wait out whole windows.
+  const noDeadline = { user: Infinity, background: Infinity };
+  const s = new OutboundScheduler({ table, margin: 0, now: clock.now, timers: clock.timers, deadlineMs: noDeadline, ...opts });
   const order: string[] = [];
   const errors: string[] = [];
   /** Queues one request; it reports `outcome` as soon as it is let through unless `hold`. */
@@ -204,5 +206,67 @@ describe('concurrency, holds, circuit', () => {
     await q.p;
     expect(errors).toEqual(['queued: gamma: the scheduler is closed']);
     await expect(s.acquire('gamma', '/a', {})).rejects.toBeInstanceOf(UpstreamError);
+  });
+});
+
+describe('deadlines (issue 12)', () => {
+  /** Acquires and records how it ended: sent, or the error it was rejected with. */
+  const track = (s: OutboundScheduler, o: { priority?: Priority; deadlineMs?: number } = {}) => {
+    const r: { sent: boolean; error?: unknown; release?: (x: AttemptOutcome) => void } = { sent: false };
+    void s.acquire('gamma', '/a', { group: 'GET /a', ...o }).then(
+      (release) => {
+        r.sent = true;
+        r.release = release;
+      },
+      (e: unknown) => {
+        r.error = e;
+      },
+    );
+    return r;
+  };
+
+  it('rejects a request still queued at its deadline, unsent, saying when the budget frees', async () => {
+    const { s, clock } = setup([w('a', 1, ['GET /a'])]);
+    const fill = track(s);
+    const late = track(s, { deadlineMs: 3000 });
+    const patient = track(s, { deadlineMs: 60_000 });
+    await clock.advance(2999);
+    expect([fill.sent, late.sent, late.error]).toEqual([true, false, undefined]);
+    await clock.advance(2); // timers fire a hair late (scheduler.arm)
+    expect(late.error).toBeInstanceOf(DeadlineError);
+    // The window frees 10 s after `fill` went: 7 s after the deadline.
+    expect((late.error as DeadlineError).retryAfterMs).toBe(6999);
+    expect(s.status().hosts[0]!.queued.user).toBe(1);
+    await clock.advance(7000);
+    expect(late.sent).toBe(false);
+    expect(patient.sent).toBe(true);
+    expect(s.status().hosts[0]!.windows[0]!.used).toBe(1);
+  });
+
+  it('defaults by priority: user 5 s, background longer', async () => {
+    const { s, clock } = setup([w('a', 1, ['GET /a'], 60)], { deadlineMs: {} });
+    track(s);
+    const user = track(s);
+    const sync = track(s, { priority: 'background' });
+    await clock.advance(5001);
+    expect(user.error).toBeInstanceOf(DeadlineError);
+    expect(sync.error).toBeUndefined();
+    await clock.advance(55_000);
+    expect(sync.sent).toBe(true);
+  });
+
+  it('a request waiting only for a free slot expires too', async () => {
+    const { s, clock } = setup([w('a', 100, ['GET /a'])], { concurrency: 1 });
+    const first = track(s);
+    const second = track(s, { deadlineMs: 500 });
+    await clock.advance(501);
+    expect(first.sent).toBe(true);
+    expect(second.error).toBeInstanceOf(DeadlineError);
+    // Nothing says when a slot frees: a second is the hint.
+    expect((second.error as DeadlineError).retryAfterMs).toBe(1000);
+    first.release!({ kind: 'ok' });
+    await settle();
+    expect(second.sent).toBe(false);
+    expect(s.status().hosts[0]).toMatchObject({ inFlight: 0, queued: { user: 0, background: 0 } });
   });
 });

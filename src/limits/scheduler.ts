@@ -9,12 +9,17 @@
  *   a window no background request may take room in that window.
  * - Concurrency is bounded per host; an attempt holds a slot only while it is on the wire.
  * - Queued requests are cancelled by their AbortSignal.
+ * - Every queued request has a deadline (its `deadlineMs`, else a default by priority): one still
+ *   queued then is rejected with a DeadlineError, never sent, so a caller is not kept waiting
+ *   on a budget that will not free in time.
  * - A 429's Retry-After holds the route for that long.
  * - Circuit: after `failures` consecutive 5xx or network failures the host is marked offline
  *   and requests fail at once; after `openMs` (doubling up to `maxOpenMs`) one request probes
  *   it, and any HTTP answer brings it back online.
  */
 import {
+  DEFAULT_DEADLINE_MS,
+  DeadlineError,
   UpstreamError,
   type AttemptOutcome,
   type Priority,
@@ -40,6 +45,8 @@ export interface SchedulerOptions {
   /** Attempts on the wire at once, per host (default 4). */
   concurrency?: number;
   circuit?: { failures?: number; openMs?: number; maxOpenMs?: number };
+  /** How long a request without `deadlineMs` may stay queued, by priority (default user 5 s, background 10 min). */
+  deadlineMs?: Partial<Record<Priority, number>>;
   /** Sends one request to check an offline host (the service wires it to the client); any answer will do. */
   probe?: (host: UpstreamHost) => Promise<unknown>;
   /** Monotonic milliseconds and timers; injected by tests. */
@@ -54,6 +61,8 @@ interface Pending {
   reject: (e: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** When it is rejected if still queued (scheduler clock). */
+  expiresAt: number;
 }
 
 class HostState {
@@ -102,6 +111,7 @@ export class OutboundScheduler implements SendGate {
   private readonly now: () => number;
   private readonly timers: Timers;
   private readonly probe: SchedulerOptions['probe'];
+  private readonly deadlines: Record<Priority, number>;
   private readonly hosts = new Map<UpstreamHost, HostState>();
   private readonly listeners = new Set<(host: UpstreamHost, online: boolean) => void>();
   private closed = false;
@@ -116,6 +126,7 @@ export class OutboundScheduler implements SendGate {
     this.now = opts.now ?? (() => performance.now());
     this.timers = opts.timers ?? realTimers;
     this.probe = opts.probe;
+    this.deadlines = { ...DEFAULT_DEADLINE_MS, ...opts.deadlineMs };
   }
 
   private state(host: UpstreamHost): HostState {
@@ -143,13 +154,15 @@ export class OutboundScheduler implements SendGate {
       h.circuit = 'half-open';
     }
     return new Promise((resolve, reject) => {
+      const priority = opts.priority ?? 'user';
       const p: Pending = {
         plan: this.planOf(host, path, opts),
-        priority: opts.priority ?? 'user',
+        priority,
         resolve,
         reject,
         signal,
         onAbort: undefined,
+        expiresAt: this.now() + (opts.deadlineMs ?? this.deadlines[priority]),
       };
       if (signal) {
         p.onAbort = () => {
@@ -192,13 +205,18 @@ export class OutboundScheduler implements SendGate {
     for (const prio of PRIORITIES) {
       const q = h.queues[prio];
       for (let i = 0; i < q.length; ) {
-        if (h.inFlight >= this.concurrency) return; // a release pumps again
-        if (h.circuit === 'half-open' && h.probing) return; // the probe's outcome pumps again
         const p = q[i]!;
-        const wait = this.waitFor(h, p.plan, now, prio === 'background' ? reserved : undefined);
+        // No slot (a release pumps again) or a probe out (its outcome does): only deadlines to keep.
+        const blocked = h.inFlight >= this.concurrency || (h.circuit === 'half-open' && h.probing);
+        const wait = blocked ? Infinity : this.waitFor(h, p.plan, now, prio === 'background' ? reserved : undefined);
         if (wait > 0) {
+          if (p.expiresAt <= now) {
+            q.splice(i, 1);
+            this.expire(h, p, now);
+            continue;
+          }
           if (prio === 'user') for (const w of p.plan.windows) reserved.add(w.index);
-          soonest = Math.min(soonest, wait);
+          soonest = Math.min(soonest, wait, p.expiresAt - now);
           i++;
           continue;
         }
@@ -214,6 +232,14 @@ export class OutboundScheduler implements SendGate {
       }
     }
     if (soonest < Infinity) this.arm(h, now + soonest);
+  }
+
+  /** Rejects a request whose deadline passed while it was queued; it never reached the wire. */
+  private expire(h: HostState, p: Pending, now: number): void {
+    if (p.signal && p.onAbort) p.signal.removeEventListener('abort', p.onAbort);
+    // When its windows have room again; held only by concurrency, a second is a fair guess.
+    const ms = this.waitFor(h, p.plan, now, undefined) || 1000;
+    p.reject(new DeadlineError(`${h.host} ${p.plan.route}: no room in the upstream budget before the request's deadline`, ms));
   }
 
   /** Wakes the host's queue at `at` (one timer per host, the earliest wanted). */

@@ -21,6 +21,8 @@ import type { Logger } from '../store/sqlite.ts';
 export interface CallContext {
   /** HTTP only: sets a response header (the trading reads' `Age` and staleness). */
   header?(name: string, value: string): void;
+  /** Aborts when the caller went away (HTTP: the client disconnected): upstream work for it stops. */
+  signal?: AbortSignal;
 }
 
 export type Handler<K extends OpName> = (params: ParamsOf<K>, ctx: CallContext) => ResultOf<K> | Promise<ResultOf<K>>;

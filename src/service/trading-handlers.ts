@@ -11,12 +11,15 @@
  *   out byte for byte and is never retried after a 5xx or a dropped connection (the order may
  *   have been placed); only a 429 is retried.
  * - The upstream's own 4xx answers are passed back with their status and `{error}` body.
+ * - A request the outbound budget cannot send before its deadline answers 503 with Retry-After
+ *   (a read with a cached answer gets that, marked stale). A request whose caller went away
+ *   (`ctx.signal`) leaves the scheduler's queue unsent; a shared read only when all its callers did.
  */
 import type { Credentials } from '../auth/credentials.ts';
 import { UNAUTHORIZED_BODY, l2Headers, type HeaderFamily } from '../auth/l2.ts';
 import { ApiError, internalError } from '../contract/index.ts';
 import { tradingRoutes, type TtlClass } from '../contract/routes.ts';
-import { UpstreamError, buildUrl, type QueryValue, type UpstreamClient } from '../upstream/client.ts';
+import { DeadlineError, UpstreamError, buildUrl, type QueryValue, type UpstreamClient } from '../upstream/client.ts';
 import type { CallContext, HandlersFor } from './dispatch.ts';
 
 type TradingOp = keyof typeof tradingRoutes;
@@ -47,6 +50,22 @@ interface Entry {
   at: number;
 }
 
+/** One upstream read shared by identical callers; cancelled when the last of them goes. */
+interface Shared {
+  promise: Promise<unknown>;
+  cancel: AbortController;
+  waiters: number;
+}
+
+/** Thrown to a caller whose client went away: nobody reads the answer, it just ends the call. */
+const clientGone = (): ApiError => new ApiError(499, { error: 'client closed request' });
+
+/** The budget did not free before the deadline: 503 and when to come back. */
+function busy(e: DeadlineError, ctx: CallContext): ApiError {
+  ctx.header?.('retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))));
+  return new ApiError(503, { error: 'upstream rate limit: try again later' });
+}
+
 /** The upstream's error, in the orders family's `{error}` shape. */
 function passBack(e: UpstreamError): ApiError {
   const b = e.body as { error?: unknown } | undefined;
@@ -67,7 +86,7 @@ function queryOf(params: Record<string, unknown>): Record<string, QueryValue> {
 export class TradingForwarder {
   private readonly ttl: TradingTtls;
   private readonly cache = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly inFlight = new Map<string, Shared>();
   private readonly maxEntries: number;
   private readonly now: () => number;
 
@@ -91,28 +110,56 @@ export class TradingForwarder {
       return hit.value;
     }
     if (this.opts.offline) return this.stale(hit, age, ctx);
-    let p = this.inFlight.get(key);
-    if (!p) {
-      p = this.opts.client
+    if (ctx.signal?.aborted) throw clientGone();
+    let shared = this.inFlight.get(key);
+    if (!shared) {
+      const cancel = new AbortController();
+      const promise = this.opts.client
         .request<unknown>('clob', r.path, {
           method: r.method,
           query,
           ...(body !== undefined ? { rawBody: body } : {}),
           group: `${r.method} ${r.path}`,
           priority: 'user',
+          signal: cancel.signal,
         })
-        .finally(() => this.inFlight.delete(key));
-      this.inFlight.set(key, p);
+        .finally(() => {
+          if (this.inFlight.get(key) === shared) this.inFlight.delete(key);
+        });
+      // Every caller may have gone: the rejection then has no one else to handle it.
+      promise.catch(() => {});
+      shared = { promise, cancel, waiters: 0 };
+      this.inFlight.set(key, shared);
     }
     try {
-      const value = await p;
+      const value = await this.join(key, shared, ctx.signal);
       this.remember(key, value);
       return value;
     } catch (e) {
+      if (ctx.signal?.aborted) throw clientGone();
       if (e instanceof UpstreamError && e.status !== null) throw passBack(e);
+      // The budget stayed full until the deadline: the last good answer, else 503 Retry-After.
+      if (e instanceof DeadlineError && !hit) throw busy(e, ctx);
       // Unreachable, offline circuit, retries spent: the last good answer if there is one.
       return this.stale(hit, age, ctx);
     }
+  }
+
+  /** Waits for a shared read as one of its callers; the last caller to leave cancels it. */
+  private join(key: string, shared: Shared, signal: AbortSignal | undefined): Promise<unknown> {
+    shared.waiters++;
+    if (!signal) return shared.promise;
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        reject(signal.reason);
+        if (--shared.waiters > 0) return;
+        // Nobody else waits: a later identical read must not join a cancelled request.
+        if (this.inFlight.get(key) === shared) this.inFlight.delete(key);
+        shared.cancel.abort(new Error('every caller went away'));
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      shared.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', leave));
+    });
   }
 
   private stale(hit: Entry | undefined, age: (e: Entry) => string, ctx: CallContext): unknown {
@@ -135,6 +182,7 @@ export class TradingForwarder {
     path: string,
     query: Record<string, QueryValue>,
     body: string | undefined,
+    ctx: CallContext = {},
   ): Promise<unknown> {
     const creds = this.opts.credentials();
     if (!creds) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
@@ -156,9 +204,13 @@ export class TradingForwarder {
         priority: 'user',
         // A write that may have reached the upstream is not sent again.
         ...(method !== 'GET' ? { retry: 'throttled' as const } : {}),
+        // A caller who went away: a write still queued is never placed.
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
     } catch (e) {
+      if (ctx.signal?.aborted) throw clientGone();
       if (e instanceof UpstreamError && e.status !== null) throw passBack(e);
+      if (e instanceof DeadlineError) throw busy(e, ctx);
       throw internalError('orders');
     }
   }
@@ -167,8 +219,8 @@ export class TradingForwarder {
 export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
   const f = new TradingForwarder(opts);
   const read = (op: ReadOp) => (p: Record<string, unknown>, ctx: CallContext) => f.read(op, p, ctx) as never;
-  const signed = (op: SignedOp, query: Record<string, QueryValue>, body?: string) =>
-    f.signed(tradingRoutes[op].method, tradingRoutes[op].path, query, body) as never;
+  const signed = (op: SignedOp, ctx: CallContext, query: Record<string, QueryValue>, body?: string) =>
+    f.signed(tradingRoutes[op].method, tradingRoutes[op].path, query, body, ctx) as never;
   return {
     // The health route answers here: it says this service is up, not the upstream.
     'clob.health': () => 'OK',
@@ -179,8 +231,8 @@ export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
     'midpoint.get': read('midpoint.get'),
     'pricesHistory.get': read('pricesHistory.get'),
     'pricesHistory.batch': read('pricesHistory.batch'),
-    'trades.list': (p) => signed('trades.list', queryOf(p)),
-    'order.place': (p) => signed('order.place', {}, p.body),
-    'order.cancel': (p) => signed('order.cancel', {}, p.body),
+    'trades.list': (p, ctx) => signed('trades.list', ctx, queryOf(p)),
+    'order.place': (p, ctx) => signed('order.place', ctx, {}, p.body),
+    'order.cancel': (p, ctx) => signed('order.cancel', ctx, {}, p.body),
   };
 }

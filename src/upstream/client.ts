@@ -3,6 +3,10 @@
  * timeouts and dropped connections with jittered exponential backoff, honouring Retry-After.
  * The rate-limit scheduler plugs in here as the `gate` (src/limits/scheduler.ts): every attempt
  * waits for its budget and a slot (concurrency per host, by priority) and reports how it ended.
+ *
+ * Two bounds: `maxRetries` counts real failures (5xx, timeouts, drops, a 429 without
+ * Retry-After); a 429 with Retry-After is the upstream pacing us, not a failure, so it costs
+ * no retry and only the request's deadline (`deadlineMs`) bounds how long it keeps waiting.
  */
 
 export type UpstreamHost = 'gamma' | 'clob' | 'data';
@@ -29,6 +33,13 @@ export interface RequestOptions {
   /** A body sent byte for byte instead of `JSON.stringify(body)` (a client-signed order must not change). */
   rawBody?: string;
   /**
+   * How long the request may wait to be sent, from the call: queued for its budget, and waiting
+   * out 429s and backoff between attempts (an attempt on the wire has `timeoutMs`). Past it the
+   * request fails with a DeadlineError. Default by priority (ClientOptions.deadlineMs).
+   * The client hands the gate what is left of it on each attempt.
+   */
+  deadlineMs?: number;
+  /**
    * 'throttled': retry only 429s (writes: a 5xx or a dropped connection may have placed the
    * order already, and only a 429 certainly did nothing). Default 'all'.
    */
@@ -54,6 +65,24 @@ export interface SendGate {
   acquire(host: UpstreamHost, path: string, opts: RequestOptions): Promise<(outcome: AttemptOutcome) => void>;
 }
 
+/** Default deadlines by priority: a user is waiting on 'user' requests; sync can wait. */
+export const DEFAULT_DEADLINE_MS: Readonly<Record<Priority, number>> = { user: 5_000, background: 600_000 };
+
+/**
+ * A request not sent within its deadline: it waited in the scheduler's queue, or a 429's
+ * Retry-After reached past it. Nothing was sent for the wait that ran out. `retryAfterMs`:
+ * when the budget should have room again.
+ */
+export class DeadlineError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+    this.name = 'DeadlineError';
+  }
+}
+
 /** An upstream answer that is final (not retried): a 4xx other than 429, or retries exhausted. */
 export class UpstreamError extends Error {
   constructor(
@@ -68,14 +97,20 @@ export class UpstreamError extends Error {
 
 export interface ClientOptions {
   urls: UpstreamUrls;
+  /** Retries after real failures (not after a 429 that says when to come back). Default 6. */
   maxRetries?: number;
+  /** One attempt on the wire (default 30 s). */
   timeoutMs?: number;
+  /** Default `RequestOptions.deadlineMs` by priority (DEFAULT_DEADLINE_MS). */
+  deadlineMs?: Partial<Record<Priority, number>>;
   baseDelayMs?: number;
   maxDelayMs?: number;
   /** Admits each attempt. The service always gives one; without it (tests) attempts go straight out. */
   gate?: SendGate;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Monotonic ms for deadlines (tests). */
+  now?: () => number;
 }
 
 export interface ClientStats {
@@ -121,7 +156,8 @@ export function buildUrl(base: string, path: string, query?: Record<string, Quer
 }
 
 export class UpstreamClient {
-  private readonly opts: Required<Omit<ClientOptions, 'gate'>> & Pick<ClientOptions, 'gate'>;
+  private readonly opts: Required<Omit<ClientOptions, 'gate' | 'deadlineMs'>> & Pick<ClientOptions, 'gate'>;
+  private readonly deadlines: Record<Priority, number>;
   readonly stats: ClientStats = { requests: 0, retries: 0, throttled: 0, failures: 0, inFlight: 0 };
 
   constructor(opts: ClientOptions) {
@@ -132,8 +168,10 @@ export class UpstreamClient {
       maxDelayMs: 30_000,
       random: Math.random,
       sleep: abortableSleep,
+      now: () => performance.now(),
       ...opts,
     };
+    this.deadlines = { ...DEFAULT_DEADLINE_MS, ...opts.deadlineMs };
   }
 
   get urls(): UpstreamUrls {
@@ -158,12 +196,16 @@ export class UpstreamClient {
 
   private async withRetries<T>(host: UpstreamHost, path: string, opts: RequestOptions): Promise<T> {
     const url = buildUrl(this.opts.urls[host], path, opts.query);
+    const deadlineAt = this.opts.now() + (opts.deadlineMs ?? this.deadlines[opts.priority ?? 'user']);
+    let failures = 0;
     for (let attempt = 0; ; attempt++) {
       opts.signal?.throwIfAborted();
-      const release = await this.opts.gate?.acquire(host, path, opts);
+      const release = await this.opts.gate?.acquire(host, path, { ...opts, deadlineMs: Math.max(0, deadlineAt - this.opts.now()) });
       this.stats.requests++;
       let wait: number;
       let reason: string;
+      /** A 429 with Retry-After: the upstream said when to come back, so no retry is spent. */
+      let paced = false;
       let outcome: AttemptOutcome = { kind: 'aborted' };
       try {
         const body = opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
@@ -186,12 +228,14 @@ export class UpstreamClient {
           this.stats.throttled++;
           const after = retryAfterMs(res.headers.get('retry-after'));
           outcome = { kind: 'throttled', retryAfterMs: after };
-          wait = after ?? this.backoff(attempt);
+          paced = after !== null;
+          // A stream of "Retry-After: 0" cannot spin: the gate's budget paces every attempt.
+          wait = after ?? this.backoff(failures);
           reason = '429';
         } else if (res.status >= 500) {
           outcome = { kind: 'failed', status: res.status };
           if (opts.retry === 'throttled') throw new UpstreamError(`${host} ${path} answered ${res.status}`, res.status, resBody);
-          wait = retryAfterMs(res.headers.get('retry-after')) ?? this.backoff(attempt);
+          wait = retryAfterMs(res.headers.get('retry-after')) ?? this.backoff(failures);
           reason = String(res.status);
         } else {
           outcome = { kind: 'rejected', status: res.status };
@@ -203,13 +247,18 @@ export class UpstreamClient {
         outcome = { kind: 'failed', status: null };
         reason = (e as Error).name === 'TimeoutError' ? 'timeout' : `network error (${(e as Error).message})`;
         if (opts.retry === 'throttled') throw new UpstreamError(`${host} ${path} failed: ${reason}`, null);
-        wait = this.backoff(attempt);
+        wait = this.backoff(failures);
       } finally {
         release?.(outcome);
       }
-      if (attempt >= this.opts.maxRetries) {
+      if (!paced && failures++ >= this.opts.maxRetries) {
         this.stats.failures++;
         throw new UpstreamError(`${host} ${path} failed after ${attempt + 1} attempts: ${reason}`, null);
+      }
+      if (this.opts.now() + wait > deadlineAt) {
+        this.stats.failures++;
+        if (paced) throw new DeadlineError(`${host} ${path}: throttled past the request's deadline`, wait);
+        throw new UpstreamError(`${host} ${path} failed after ${attempt + 1} attempts: ${reason}; its deadline passed`, null);
       }
       this.stats.retries++;
       await this.opts.sleep(Math.min(wait, this.opts.maxDelayMs), opts.signal);

@@ -21,6 +21,12 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Reaching the offset cap ends the walk quietly instead of failing it (best-effort reads). */
   capped?: boolean;
+  /**
+   * A page failed after the client's own retries: resolve true (after any wait) to fetch that
+   * same page again, from its cursor or offset, so the pages before it are not read twice;
+   * false fails the walk. `stalls` counts this page's failures in a row.
+   */
+  resume?: (error: unknown, stalls: number) => Promise<boolean>;
 }
 
 function isArrayOf(v: unknown): v is Record<string, unknown>[] {
@@ -72,10 +78,22 @@ export class GammaApi {
       });
     let pages = 0;
     let items = 0;
-    let next: Promise<Record<string, unknown>> | undefined = fetchPage(undefined);
+    /** The cursor of the page being fetched: where the walk resumes if that page fails. */
+    let at: string | undefined;
+    let next: Promise<Record<string, unknown>> | undefined = fetchPage(at);
     const seenCursors = new Set<string>();
+    let stalls = 0;
     while (next) {
-      const body: Record<string, unknown> = await next;
+      let body: Record<string, unknown>;
+      try {
+        body = await next;
+      } catch (e) {
+        if (!(await this.resumes(opts, e, ++stalls, signal))) throw e;
+        next = fetchPage(at);
+        next.catch(() => {});
+        continue;
+      }
+      stalls = 0;
       this.keyset = true;
       const list = expectItems<Item<K>>(body?.[kind], `/${kind}/keyset`);
       const raw: unknown = body['next_cursor'];
@@ -84,6 +102,7 @@ export class GammaApi {
       const more = cursor !== '' && list.length > 0 && !seenCursors.has(cursor);
       if (more) seenCursors.add(cursor);
       // Fetch the next page while this one is written.
+      at = cursor;
       next = more ? fetchPage(cursor) : undefined;
       next?.catch(() => {});
       pages++;
@@ -99,8 +118,16 @@ export class GammaApi {
   private async walkOffset<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>) {
     let pages = 0;
     let items = 0;
-    for (let offset = 0; offset <= OFFSET_CAP; offset += PAGE_SIZE) {
-      const list = await this.page(kind, { order: 'id', ascending: true, ...opts.filters, offset }, opts.signal);
+    for (let offset = 0, stalls = 0; offset <= OFFSET_CAP; offset += PAGE_SIZE) {
+      let list: Item<K>[];
+      try {
+        list = await this.page(kind, { order: 'id', ascending: true, ...opts.filters, offset }, opts.signal);
+      } catch (e) {
+        if (!(await this.resumes(opts, e, ++stalls, opts.signal))) throw e;
+        offset -= PAGE_SIZE;
+        continue;
+      }
+      stalls = 0;
       pages++;
       items += list.length;
       if (list.length > 0 && (await onPage(list)) === false) return { pages, items };
@@ -108,6 +135,13 @@ export class GammaApi {
     }
     if (opts.capped) return { pages, items };
     throw new UpstreamError(`/${kind}: more than ${OFFSET_CAP} items and no keyset route; the catalog is incomplete`, null);
+  }
+
+  /** Whether a walk fetches its failed page again: never once stopped, nor when the page is refused (a 4xx). */
+  private async resumes(opts: WalkOptions, e: unknown, stalls: number, signal: AbortSignal | undefined): Promise<boolean> {
+    if (!opts.resume || signal?.aborted) return false;
+    if (e instanceof UpstreamError && e.status !== null && e.status < 500 && e.status !== 429) return false;
+    return opts.resume(e, stalls);
   }
 
   /** One page of a plain listing (`/markets` or `/events`). */
