@@ -25,8 +25,16 @@ export interface Proc {
  * (runner 'tsx') the TypeScript sources as it did before, for the start-up comparison.
  */
 export function cliProcess(args: string[], runner: 'built' | 'tsx' = 'built'): Proc {
-  const entry = runner === 'built' ? [CLI_ENTRY] : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts')];
-  const child = spawn(process.execPath, [...entry, ...args], {
+  return nodeProcess(runner === 'built' ? [CLI_ENTRY, ...args] : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args]);
+}
+
+/** A bench helper script (`bench/x.ts args`) through tsx, in its own process. */
+export function tsxProcess(args: string[]): Proc {
+  return nodeProcess(['--import', 'tsx', ...args]);
+}
+
+function nodeProcess(argv: string[]): Proc {
+  const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

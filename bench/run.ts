@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui|persist|account]`
+ * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui|persist|account|fairness]`
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -15,7 +15,13 @@ import { buildIfStale } from '../src/testing/built-cli.ts';
 
 const SIZES = { '10k': 10_000, '100k': 100_000, '500k': 500_000 } as const;
 const { values } = parseArgs({
-  options: { size: { type: 'string', default: '100k' }, only: { type: 'string' }, n: { type: 'string' } },
+  options: {
+    size: { type: 'string', default: '100k' },
+    only: { type: 'string' },
+    n: { type: 'string' },
+    'fair-runs': { type: 'string', default: '3' },
+    'fair-seconds': { type: 'string', default: '60' },
+  },
   strict: true,
 });
 const size = values.size as keyof typeof SIZES;
@@ -240,6 +246,18 @@ try {
     const { benchAccount } = await import('./account.ts');
     const r = await benchAccount(N, procs);
     results['account'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- fairness: new connections under load while syncs write ------------------------------
+  if (want('fairness')) {
+    const { fairnessBench } = await import('./fairness.ts');
+    const r = await fairnessBench({
+      cacheDir,
+      markets,
+      runs: Number(values['fair-runs']),
+      seconds: Number(values['fair-seconds']),
+    });
+    results['fairness'] = r.results;
     report.push(...r.report);
   }
   // ---- persistence: the longest pause a write to disk causes to queries (in process) --------

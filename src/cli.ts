@@ -9,18 +9,20 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { startService } from './service/service.ts';
 import type { SiteMap } from './store/catalog-reader.ts';
 import type { Logger } from './store/sqlite.ts';
+import { UnsavedChangesError } from './store/storage-state.ts';
 import { isProfileName, resolveUrls, type ProfileName } from './upstream/profiles.ts';
 import { credentialsFromEnv, readCredentialsFile } from './auth/credentials.ts';
 import { DEFAULT_LIMITS, parseLimitsTable, type LimitsTable } from './limits/table.ts';
+import { parseAllowedOrigins } from './http/origins.ts';
 
 const USAGE = {
   serve:
     'usage: npm run serve -- [--data-dir DIR] [--host H] [--base-port N] [--clob-port N] [--profile polymarket|kuest] ' +
     '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N] [--sites FILE] ' +
-    '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits]',
+    '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits] [--allow-origin URL]...',
   sync:
     'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] ' +
-    '[--horizon-days N] [--limits FILE]',
+    '[--horizon-days N] [--limits FILE] [--timeout SECONDS]',
 };
 
 const upstreamFlags = {
@@ -46,9 +48,13 @@ const serveFlags = {
   'leaderboard-ttl': { type: 'string' },
   limits: { type: 'string' },
   'no-limits': { type: 'boolean' },
+  'allow-origin': { type: 'string', multiple: true },
 } as const satisfies ParseArgsConfig['options'];
 
 class UsageError extends Error {}
+
+/** Exit code when the last save failed and changes were lost (sysexits' EX_IOERR). */
+const EXIT_UNSAVED = 74;
 
 export const consoleLogger: Logger = {
   info: (m) => process.stderr.write(`${new Date().toISOString()} ${m}\n`),
@@ -101,6 +107,15 @@ function readLimits(file: string | undefined): LimitsTable {
   }
 }
 
+/** `--allow-origin URL` (repeatable): pages of these origins may call the faces from a browser. */
+function allowOrigins(list: string[]): string[] {
+  try {
+    return parseAllowedOrigins(list);
+  } catch (e) {
+    throw new UsageError(`--allow-origin: ${(e as Error).message}`);
+  }
+}
+
 function readSites(file: string | undefined): SiteMap {
   if (!file) return {};
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -125,10 +140,12 @@ async function serve(argv: string[]): Promise<void> {
   // The file wins over the MARKETDESK_* variables; either is refused with a one-line reason.
   const credentials = v.credentials !== undefined ? readCredentialsFile(v.credentials) : credentialsFromEnv();
   const dataDir = v['data-dir'] ?? defaultDataDir();
+  const allowedOrigins = allowOrigins(v['allow-origin'] ?? []);
   const log = consoleLogger;
   const service = await startService({
     dataDir,
     host: v.host ?? '127.0.0.1',
+    allowedOrigins,
     basePort: intFlag(v['base-port'], 'base-port', 0, 65535) ?? 7310,
     clobPort: intFlag(v['clob-port'], 'clob-port', 0, 65535) ?? 7311,
     profile,
@@ -152,6 +169,7 @@ async function serve(argv: string[]): Promise<void> {
   console.log(`base: ${service.baseUrl}`);
   console.log(`clob: ${service.clobUrl}`);
   if (v['no-limits']) console.log('inbound rate limits are off (--no-limits)');
+  if (allowedOrigins.length) console.log(`pages allowed to call the API: ${allowedOrigins.join(', ')}`);
   console.log(`web UI: ${service.baseUrl}/app/`);
   let stopping = false;
   const stop = (sig: string) => {
@@ -161,6 +179,11 @@ async function serve(argv: string[]): Promise<void> {
     service.close().then(
       () => process.exit(0),
       (e: unknown) => {
+        // A failed final save is data loss: said in one line, with a code of its own (README).
+        if (e instanceof UnsavedChangesError) {
+          process.stderr.write(`marketdesk: ${e.message}\n`);
+          process.exit(EXIT_UNSAVED);
+        }
         log.warn(`shutdown failed: ${(e as Error).message}`);
         process.exit(1);
       },
@@ -173,14 +196,17 @@ async function serve(argv: string[]): Promise<void> {
 async function syncOnce(argv: string[]): Promise<void> {
   const { values: v } = parseArgs({
     args: argv,
-    options: { ...upstreamFlags, limits: { type: 'string' } },
+    options: { ...upstreamFlags, limits: { type: 'string' }, timeout: { type: 'string' } },
     strict: true,
     allowPositionals: false,
   });
   if (v.help) return void console.log(USAGE.sync);
   const { profile, urls } = upstreamConfig(v);
   const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 36500);
+  // The whole run's bound: 429s and failed pages are waited out and resumed until then.
+  const timeoutS = intFlag(v.timeout, 'timeout', 1, 604_800) ?? 3600;
   const dataDir = v['data-dir'] ?? defaultDataDir();
+  // Retries as `serve` does: a 429 with Retry-After costs no retry, failures get 6 with backoff.
   const service = await startService({
     dataDir,
     http: false,
@@ -188,17 +214,22 @@ async function syncOnce(argv: string[]): Promise<void> {
     urls,
     // The outbound budgets (`--limits FILE` replaces section 8's table).
     limits: { table: readLimits(v.limits), inbound: false },
-    // Fail within seconds when the upstream is unreachable, not after minutes of backoff.
-    client: { maxRetries: 3, maxDelayMs: 5000 },
     ...(horizonDays !== undefined ? { horizonMs: horizonDays * 86_400_000 } : {}),
   });
   const t0 = performance.now();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`no complete sync within --timeout ${timeoutS} s`)), timeoutS * 1000);
+  timer.unref();
   try {
-    await service.sync!.syncNow('full');
+    await service.sync!.syncNow('full', { deadline: deadline.signal });
   } catch (e) {
+    const c = service.store.reader.counts();
     await service.close();
-    process.stderr.write(`marketdesk sync failed: ${(e as Error).message}\n`);
+    const kept = deadline.signal.aborted ? `; the cache keeps the ${c.markets} markets, ${c.events} events synced so far` : '';
+    process.stderr.write(`marketdesk sync failed: ${(e as Error).message}${kept}\n`);
     process.exit(1);
+  } finally {
+    clearTimeout(timer);
   }
   const counts = service.store.reader.counts();
   await service.close();
@@ -235,7 +266,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(2);
     }
     process.stderr.write(`marketdesk: ${(e as Error).message}\n`);
-    process.exit(1);
+    process.exit(e instanceof UnsavedChangesError ? EXIT_UNSAVED : 1);
   }
 }
 

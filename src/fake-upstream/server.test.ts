@@ -320,12 +320,13 @@ describe('fake Gamma over HTTP (synthetic)', () => {
     expect(topEvent!.markets!.map((m) => m.id)).toContain(target);
   });
 
-  it('serialises a 100-item page in a few milliseconds', async () => {
-    await get(up, '/markets?limit=100&offset=500'); // warm up
+  // How fast it serves is the bench's business (the sync bench runs against it); here, that it records it.
+  it('records how long each answer took in its request log', async () => {
     up.requests.clear();
-    for (let i = 0; i < 10; i++) await get(up, `/markets?limit=100&offset=${i * 100}`);
-    const ms = up.requests.entries.map((e) => e.ms!).sort((a, b) => a - b);
-    expect(ms[5]).toBeLessThan(50); // generous: shared CI machines
+    for (let i = 0; i < 3; i++) await get(up, `/markets?limit=100&offset=${i * 100}`);
+    const ms = up.requests.entries.map((e) => e.ms);
+    expect(ms).toHaveLength(3);
+    for (const m of ms) expect(Number.isFinite(m) && m! >= 0).toBe(true);
   });
 });
 

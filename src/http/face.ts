@@ -10,6 +10,9 @@ import { ResponseCache, cacheKey } from './response-cache.ts';
 import { UNAUTHORIZED_BODY, type L2Request } from '../auth/l2.ts';
 import type { InboundLimiter } from '../limits/inbound.ts';
 import { registerInboundLimits } from '../limits/http.ts';
+import { registerRequestGuard } from './origin-guard.ts';
+import { l2Identity } from './l2-identity.ts';
+import { loopTurns, TooManyPipelinedError } from '../limits/fair-turns.ts';
 
 export interface FaceOptions {
   face: Face;
@@ -23,6 +26,10 @@ export interface FaceOptions {
   extend?: (app: FastifyInstance) => void | Promise<void>;
   /** Section 8's rate limits on every route of the face; absent: `--no-limits`. */
   limits?: InboundLimiter;
+  /** The address the face is bound to (default 127.0.0.1): its name is accepted in `Host`. */
+  host?: string;
+  /** Origins (normalized, src/http/origins.ts) whose pages may call the face (`--allow-origin`). */
+  allowedOrigins?: readonly string[];
 }
 
 /** Query strings and bodies are bounded: nothing a client sends may cost unbounded memory. */
@@ -38,6 +45,17 @@ function sendError(reply: FastifyReply, face: Face, e: ApiError): FastifyReply {
 /** A client error body in the face's family. */
 function clientError(face: Face, status: number, message: string): ApiError {
   return new ApiError(status, face === 'clob' ? { error: message } : { type: 'bad request', error: message });
+}
+
+/** Waits for this connection's turn; too many pipelined requests on it get a 503 to retry. */
+async function takeTurn(face: Face, connection: object, reply: FastifyReply): Promise<void> {
+  try {
+    await loopTurns.turn(connection);
+  } catch (e) {
+    if (!(e instanceof TooManyPipelinedError)) throw e;
+    reply.header('retry-after', '1');
+    throw new ApiError(503, face === 'clob' ? { error: e.message } : { type: 'service unavailable', error: e.message });
+  }
 }
 
 export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
@@ -96,7 +114,14 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     if (req.url.length > MAX_URL) return sendError(reply, face, clientError(face, 414, 'request URI too long'));
   });
-  if (opts.limits) registerInboundLimits(app, face, opts.limits);
+  // Before the limiter: a refused request (foreign Host or site, non-JSON body) is never counted.
+  registerRequestGuard(app, {
+    host: opts.host ?? '127.0.0.1',
+    allowedOrigins: opts.allowedOrigins ?? [],
+    refuse: (reply, status, type, message) => sendError(reply, face, new ApiError(status, { type, error: message })),
+  });
+  const identity = l2Identity(opts.authenticate);
+  if (opts.limits) registerInboundLimits(app, face, opts.limits, identity.verifiedKey);
   // JSON bodies stay text: the trading routes forward them byte for byte (a signed order must
   // not change) and an L2 signature covers the body exactly as sent.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -113,19 +138,22 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
         // Before the parameters are looked at, so an unauthenticated caller learns nothing else.
         // The signature covers the body as sent (empty for GET).
         const text = typeof req.body === 'string' ? req.body : undefined;
-        if (
-          def.auth === 'l2' &&
-          !opts.authenticate?.({ method: req.method, path: req.url, headers: req.headers, ...(text !== undefined ? { body: text } : {}) })
-        ) {
-          throw new ApiError(401, { ...UNAUTHORIZED_BODY });
-        }
+        if (def.auth === 'l2' && !identity.authenticated(req)) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
         const raw: RawParams = { ...(req.query as RawParams), ...(req.params as RawParams), ...(text !== undefined ? { body: text } : {}) };
-        const version = cacheable ? opts.catalogVersion!() : 0;
         const key = cacheable ? cacheKey(name, raw) : '';
-        const cached = cacheable ? cache.get(key, version) : undefined;
+        const cached = cacheable ? cache.get(key, opts.catalogVersion!()) : undefined;
         if (cached !== undefined) return reply.type('application/json').send(cached);
-        const body = JSON.stringify(await dispatch(name, raw, { header: (n, v) => void reply.header(n, v) }));
-        if (cacheable) cache.set(key, version, body);
+        // The client hanging up before the answer cancels upstream work queued for it.
+        const gone = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableEnded) gone.abort(new Error('the client went away'));
+        });
+        // One request's work per event-loop iteration, round-robin over connections, so the loop
+        // keeps accepting new connections under load (fair-turns.ts).
+        await takeTurn(face, req.raw.socket, reply);
+        if (gone.signal.aborted) return reply.send();
+        const body = JSON.stringify(await dispatch(name, raw, { header: (n, v) => void reply.header(n, v), signal: gone.signal }));
+        if (cacheable) cache.set(key, opts.catalogVersion!(), body);
         return reply.type('application/json').send(body);
       },
     });

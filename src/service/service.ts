@@ -14,6 +14,7 @@ import { UpstreamClient, type UpstreamUrls } from '../upstream/client.ts';
 import { buildFace } from '../http/face.ts';
 import { registerWebUi } from '../http/web-ui.ts';
 import { registerPushStream } from '../http/push-stream.ts';
+import { parseAllowedOrigins } from '../http/origins.ts';
 import { createPushHub, type PushHub } from './push.ts';
 import { catalogHandlers } from './catalog-handlers.ts';
 import { searchHandlers } from './search-handlers.ts';
@@ -33,6 +34,11 @@ export interface ServiceOptions {
   /** undefined: memory only (tests). */
   dataDir?: string;
   host?: string;
+  /**
+   * Origins (`scheme://host[:port]`) whose pages may call the faces from a browser
+   * (`--allow-origin`); every other site is refused (README, Security).
+   */
+  allowedOrigins?: readonly string[];
   /** 0 picks a free port. */
   basePort?: number;
   clobPort?: number;
@@ -50,6 +56,8 @@ export interface ServiceOptions {
   log?: Logger;
   client?: ConstructorParameters<typeof UpstreamClient>[0] extends infer O ? Partial<O> : never;
   persistDelayMs?: number;
+  /** Backoff of retries after a failed save (default 5 s doubling to 5 min; tests shorten it). */
+  persistRetry?: { minMs: number; maxMs: number };
   /** The built renderer served at /app/ (default out/renderer). */
   webRoot?: string;
   /** CLOB API credentials (orders, L2 auth of the clob face); never logged or returned. */
@@ -104,12 +112,15 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 
 export async function startService(opts: ServiceOptions): Promise<Service> {
   const log = opts.log ?? silentLogger;
+  // Refused before anything is opened, so a bad origin leaves nothing to close.
+  const allowedOrigins = parseAllowedOrigins(opts.allowedOrigins ?? []);
   const sites = opts.sites ?? {};
   const store = await CatalogStore.open({
     ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
     log,
     sites: () => sites,
     ...(opts.persistDelayMs !== undefined ? { persistDelayMs: opts.persistDelayMs } : {}),
+    ...(opts.persistRetry ? { persistRetry: opts.persistRetry } : {}),
   });
   const table = opts.limits?.table ?? DEFAULT_LIMITS;
   // Every upstream attempt waits for its budget here; the probe brings an offline host back.
@@ -165,6 +176,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   let baseUrl: string | undefined;
   let clobUrl: string | undefined;
   const host = opts.host ?? '127.0.0.1';
+  const guard = { host, allowedOrigins };
   try {
     if (opts.http !== false) {
       // `authenticate`: the base face also serves the L2 routes the web UI signs (contract `webUi`).
@@ -173,6 +185,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         dispatch,
         log,
         authenticate: account.authenticate,
+        ...guard,
         ...(limiter ? { limits: limiter } : {}),
         catalogVersion: () => store.catalogVersion,
         extend: (app) => {
@@ -187,6 +200,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         dispatch,
         log,
         authenticate: account.authenticate,
+        ...guard,
         ...(limiter ? { limits: limiter } : {}),
       });
       faces.push(clob);

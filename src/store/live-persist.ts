@@ -15,7 +15,9 @@ import type { Database } from 'sql.js';
 import { promises as fsp, constants as fsc, writeSync } from 'node:fs';
 import path from 'node:path';
 import { syncDir } from './sqlite.ts';
+import { tempPath } from './temp-files.ts';
 import type { FileAccess } from './wasm-files.ts';
+import { loopTurns } from '../limits/fair-turns.ts';
 
 export interface PersistStats {
   /** From start to the rename. */
@@ -68,7 +70,7 @@ export async function persistLive(access: FileAccess, db: Database, file: string
 
   const dir = path.dirname(file);
   await fsp.mkdir(dir, { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
+  const tmp = tempPath(file);
   const fh = await fsp.open(tmp, fsc.O_RDWR | fsc.O_CREAT | fsc.O_TRUNC, 0o600);
   const { tracker, stop } = access.track(db, UNIT);
   let size = 0;
@@ -77,6 +79,8 @@ export async function persistLive(access: FileAccess, db: Database, file: string
     // Pass 1: the whole file, a slice at a time.
     const buf = Buffer.allocUnsafe(slice);
     for (let off = 0; ; off += slice) {
+      // One slice per turn (fair-turns.ts): under load a save shares the loop with the requests.
+      await loopTurns.turn(db);
       const n = timed(() => {
         size = access.size(db);
         return off < size ? access.read(db, off, buf.subarray(0, Math.min(slice, size - off))) : 0;
@@ -110,6 +114,7 @@ export async function persistLive(access: FileAccess, db: Database, file: string
       while (units.length) {
         const take = units.slice(0, slice / UNIT);
         units = units.slice(take.length);
+        await loopTurns.turn(db);
         const pieces = timed(() =>
           runs(take, slice / UNIT).map(([first, count]) => {
             const data = Buffer.allocUnsafe(count * UNIT);
@@ -124,12 +129,18 @@ export async function persistLive(access: FileAccess, db: Database, file: string
   } catch (e) {
     stop();
     await fh.close().catch(() => undefined);
-    await fsp.rm(tmp, { force: true });
+    // A partial copy left on a full disk would keep it full.
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
     throw e;
   }
   stop();
-  await fh.close();
-  await fsp.rename(tmp, file);
+  try {
+    await fh.close();
+    await fsp.rename(tmp, file);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
   await syncDir(dir);
   return { totalMs: performance.now() - t0, busyMs: busy, longestMs: longest, bytes: size, passes };
 }

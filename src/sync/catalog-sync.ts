@@ -8,14 +8,19 @@
  * Incremental sync (every `intervalMs`): listings ordered by updatedAt, newest first, read
  * until they reach what the cache already has; only changed items are written. An upstream
  * that cannot order by updatedAt, or a change set deeper than the offset cap, gets a full sync.
+ *
+ * A walk whose page still fails after the client's retries waits and fetches that page again
+ * from its cursor, rather than failing the run: until the run's deadline when it has one (the
+ * CLI's `--timeout`), else for `maxStalls` failures of one page in a row.
  */
 import type { SyncStatus } from '../contract/index.ts';
 import type { CatalogStore } from '../store/catalog-store.ts';
 import { parseTs } from '../store/catalog-writer.ts';
 import { silentLogger, type Logger } from '../store/sqlite.ts';
-import { UpstreamError } from '../upstream/client.ts';
-import { GammaApi, OFFSET_CAP, PAGE_SIZE, type Kind } from '../upstream/gamma.ts';
+import { DeadlineError, UpstreamError } from '../upstream/client.ts';
+import { GammaApi, OFFSET_CAP, PAGE_SIZE, type Kind, type WalkOptions } from '../upstream/gamma.ts';
 import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import { loopTurns } from '../limits/fair-turns.ts';
 
 export interface SyncOptions {
   intervalMs?: number;
@@ -25,11 +30,41 @@ export interface SyncOptions {
   fullEveryMs?: number;
   log?: Logger;
   now?: () => number;
+  /** Without a deadline, a walk gives up after this many failures of one page in a row (default 5). */
+  maxStalls?: number;
+  /** First wait before a walk fetches a failed page again; doubles up to 30 s (default 1 s). */
+  resumeDelayMs?: number;
+}
+
+export interface RunOptions {
+  /** Aborts the run (the CLI's `--timeout`); until then a walk resumes after every failed page. */
+  deadline?: AbortSignal;
 }
 
 const DAY = 86_400_000;
 /** Incremental reads go this far past the watermark, for clock skew between upstream writers. */
 const SLACK_MS = 60_000;
+const MAX_RESUME_DELAY_MS = 30_000;
+
+/** A failure worth fetching the page again for: the upstream unreachable, failing, or pacing us. */
+function transient(e: unknown): boolean {
+  return e instanceof DeadlineError || (e instanceof UpstreamError && (e.status === null || e.status >= 500 || e.status === 429));
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 export class CatalogSync {
   private readonly gamma: GammaApi;
@@ -62,6 +97,8 @@ export class CatalogSync {
       fullEveryMs: 6 * 3_600_000,
       log: silentLogger,
       now: Date.now,
+      maxStalls: 5,
+      resumeDelayMs: 1000,
       ...opts,
     };
     this.state.lastFullSyncAt = store.getMeta('lastFullSyncAt') ?? null;
@@ -83,8 +120,8 @@ export class CatalogSync {
   }
 
   /** Runs one sync now (full when due, else incremental) unless one is running; resolves when done. */
-  syncNow(kind: 'auto' | 'full' | 'incremental' = 'auto'): Promise<void> {
-    this.running ??= this.run(kind).finally(() => {
+  syncNow(kind: 'auto' | 'full' | 'incremental' = 'auto', opts: RunOptions = {}): Promise<void> {
+    this.running ??= this.run(kind, opts.deadline).finally(() => {
       this.running = undefined;
     });
     return this.running;
@@ -113,20 +150,22 @@ export class CatalogSync {
     return last === null || this.opts.now() - last > this.opts.fullEveryMs;
   }
 
-  private async run(kind: 'auto' | 'full' | 'incremental'): Promise<void> {
+  private async run(kind: 'auto' | 'full' | 'incremental', deadline: AbortSignal | undefined): Promise<void> {
     const full = kind === 'full' || (kind === 'auto' && this.fullSyncDue());
+    const signal = deadline ? AbortSignal.any([this.abort.signal, deadline]) : this.abort.signal;
+    const resume = this.resumer(signal, deadline !== undefined);
     this.state.running = true;
     this.state.phase = full ? 'full' : 'incremental';
     this.state.progress = { events: 0, markets: 0, tags: 0, pages: 0 };
     this.emit();
     try {
-      if (full) await this.fullSync();
+      if (full) await this.fullSync(signal, resume);
       else {
-        const complete = await this.incrementalSync();
+        const complete = await this.incrementalSync(signal);
         if (!complete) {
           this.state.phase = 'full';
           this.emit();
-          await this.fullSync();
+          await this.fullSync(signal, resume);
         }
       }
       this.store.prune(this.opts.now() - this.opts.horizonMs);
@@ -148,7 +187,9 @@ export class CatalogSync {
     }
   }
 
-  private write(batch: { events?: GammaEvent[]; markets?: GammaMarket[] }): void {
+  /** Writes a batch when the sync's turn comes (fair-turns.ts): under load, one batch per round of requests. */
+  private async write(batch: { events?: GammaEvent[]; markets?: GammaMarket[] }): Promise<void> {
+    await loopTurns.turn(this);
     const r = this.store.apply(batch);
     this.state.progress.events += r.events;
     this.state.progress.markets += r.markets;
@@ -156,8 +197,21 @@ export class CatalogSync {
     this.emit();
   }
 
-  async fullSync(): Promise<void> {
-    const signal = this.abort.signal;
+  /**
+   * The walks' resume rule for one run: wait (1 s doubling to 30 s), then fetch the failed page
+   * again; with a deadline until it fires, else up to `maxStalls` failures in a row.
+   */
+  private resumer(signal: AbortSignal, untilDeadline: boolean): NonNullable<WalkOptions['resume']> {
+    return async (e, stalls) => {
+      if (!transient(e) || (!untilDeadline && stalls > this.opts.maxStalls)) return false;
+      const ms = Math.min(this.opts.resumeDelayMs * 2 ** Math.min(stalls - 1, 16), MAX_RESUME_DELAY_MS);
+      this.opts.log.warn(`sync: a page failed (${(e as Error).message}); fetching it again in ${Math.ceil(ms / 1000)} s`);
+      await delay(ms, signal);
+      return true;
+    };
+  }
+
+  async fullSync(signal = this.abort.signal, resume?: WalkOptions['resume']): Promise<void> {
     const tags = await this.gamma.tags(signal);
     this.state.progress.tags += this.store.apply({ tags }).tags;
 
@@ -173,16 +227,16 @@ export class CatalogSync {
     const cutoff = this.opts.now() - this.opts.horizonMs;
     await this.store.bulkLoad(async () => {
       await Promise.all([
-        this.gamma.walk('events', { filters: { closed: false }, signal }, (events) => {
+        this.gamma.walk('events', { filters: { closed: false }, signal, ...(resume ? { resume } : {}) }, (events) => {
           note('events', events);
-          this.write({ events });
+          return this.write({ events }).then(() => undefined);
         }),
-        this.gamma.walk('markets', { filters: { closed: false }, signal }, (markets) => {
+        this.gamma.walk('markets', { filters: { closed: false }, signal, ...(resume ? { resume } : {}) }, (markets) => {
           note('markets', markets);
-          this.write({ markets });
+          return this.write({ markets }).then(() => undefined);
         }),
       ]);
-      await Promise.all([this.recentlyClosed('events', cutoff, signal), this.recentlyClosed('markets', cutoff, signal)]);
+      await Promise.all([this.recentlyClosed('events', cutoff, signal, resume), this.recentlyClosed('markets', cutoff, signal, resume)]);
     });
     await this.sweep('events', seen.events, signal);
     await this.sweep('markets', seen.markets, signal);
@@ -195,9 +249,10 @@ export class CatalogSync {
    * Items closed within the horizon, newest-closed first, until the listing passes the cutoff.
    * Best effort: an upstream that cannot order by closedTime is read no further.
    */
-  private async recentlyClosed(kind: Kind, cutoff: number, signal: AbortSignal): Promise<void> {
+  private async recentlyClosed(kind: Kind, cutoff: number, signal: AbortSignal, resume: WalkOptions['resume']): Promise<void> {
     let last = Infinity;
-    await this.gamma.walk(kind, { filters: { closed: true, order: 'closedTime', ascending: false }, signal, capped: true }, (items) => {
+    const filters = { closed: true, order: 'closedTime', ascending: false };
+    await this.gamma.walk(kind, { filters, signal, capped: true, ...(resume ? { resume } : {}) }, async (items) => {
       const stamps = items.map((it) => parseTs(it['closedTime']) ?? -Infinity);
       if (stamps.some((t, i) => t > (i === 0 ? last : stamps[i - 1]!))) {
         this.opts.log.info(`upstream does not order ${kind} by closedTime; recently closed ${kind} are not fetched`);
@@ -205,7 +260,7 @@ export class CatalogSync {
       }
       last = stamps[stamps.length - 1] ?? last;
       const recent = items.filter((_, i) => stamps[i]! >= cutoff);
-      if (recent.length) this.write(kind === 'events' ? { events: recent as GammaEvent[] } : { markets: recent as GammaMarket[] });
+      if (recent.length) await this.write(kind === 'events' ? { events: recent as GammaEvent[] } : { markets: recent as GammaMarket[] });
       return recent.length === items.length;
     });
   }
@@ -217,7 +272,8 @@ export class CatalogSync {
     const found = await this.gamma.byIds(kind, missing, { closed: true }, signal);
     const wanted = new Set(missing);
     const returned = found.filter((it) => wanted.has(Number(it.id)));
-    if (returned.length) this.write(kind === 'events' ? { events: returned as GammaEvent[] } : { markets: returned as GammaMarket[] });
+    if (returned.length)
+      await this.write(kind === 'events' ? { events: returned as GammaEvent[] } : { markets: returned as GammaMarket[] });
     const back = new Set(returned.map((it) => Number(it.id)));
     const gone = missing.filter((id) => !back.has(id));
     if (gone.length) {
@@ -230,8 +286,7 @@ export class CatalogSync {
    * Reads what changed since the cache's newest `updatedAt`. Returns false when it cannot be
    * sure it saw every change (the caller then runs a full sync).
    */
-  async incrementalSync(): Promise<boolean> {
-    const signal = this.abort.signal;
+  async incrementalSync(signal = this.abort.signal): Promise<boolean> {
     for (const kind of ['events', 'markets'] as const) {
       const watermark = this.store.newestUpdate(kind);
       if (watermark === null) return false;
@@ -256,7 +311,7 @@ export class CatalogSync {
             return false;
           }
           const fresh = items.filter((it) => (parseTs(it.updatedAt) ?? Infinity) >= watermark - SLACK_MS);
-          if (fresh.length) this.write(kind === 'events' ? { events: fresh as GammaEvent[] } : { markets: fresh as GammaMarket[] });
+          if (fresh.length) await this.write(kind === 'events' ? { events: fresh as GammaEvent[] } : { markets: fresh as GammaMarket[] });
           reached = items.length < PAGE_SIZE || fresh.length < items.length;
         }
         if (!reached) return false;
