@@ -6,7 +6,7 @@
 import type { Database } from 'sql.js';
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnDdl } from './fields.ts';
 import { SEARCH_MIGRATION } from './search-index.ts';
-import { ORDERS_MIGRATION } from './orders-store.ts';
+import { ORDERS_EXPIRATION_MIGRATION, ORDERS_MIGRATION } from './orders-store.ts';
 import { LEADERBOARD_MIGRATION } from './leaderboard-store.ts';
 
 const v1 = `
@@ -100,13 +100,15 @@ export const ENTITY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS markets_updated ON markets(_updated_ts)',
   'CREATE INDEX IF NOT EXISTS markets_closed_ts ON markets(_closed_ts)',
   // Status filter + sort: without these, `closed=true ORDER BY volume24hr` walks the whole sort
-  // index checking each row (about 200 ms at 100k markets; 1 ms with them).
-  'CREATE INDEX IF NOT EXISTS markets_closed_volume ON markets("closed", _volume)',
-  'CREATE INDEX IF NOT EXISTS markets_closed_volume24hr ON markets("closed", "volume24hr")',
-  'CREATE INDEX IF NOT EXISTS markets_closed_liquidity ON markets("closed", _liquidity)',
-  'CREATE INDEX IF NOT EXISTS markets_closed_end ON markets("closed", _end_ts)',
+  // index checking each row (about 200 ms at 100k markets; 1 ms with them). `active` and
+  // `archived` ride along at the end so `active=true&closed=false` (what Polymarket's own clients
+  // send most) is answered from the index alone: 23 ms -> 2 ms at offset 8,000 of 100k.
+  'CREATE INDEX IF NOT EXISTS markets_status_volume ON markets("closed", _volume, "active", "archived")',
+  'CREATE INDEX IF NOT EXISTS markets_status_volume24hr ON markets("closed", "volume24hr", "active", "archived")',
+  'CREATE INDEX IF NOT EXISTS markets_status_liquidity ON markets("closed", _liquidity, "active", "archived")',
+  'CREATE INDEX IF NOT EXISTS markets_status_end ON markets("closed", _end_ts, "active", "archived")',
   // With the ones above, the planner takes `closed` for the WHERE and sorts the rest: text sorts need theirs too.
-  'CREATE INDEX IF NOT EXISTS markets_closed_question ON markets("closed", "question")',
+  'CREATE INDEX IF NOT EXISTS markets_status_question ON markets("closed", "question", "active", "archived")',
   'CREATE INDEX IF NOT EXISTS events_slug ON events(_slug_lc)',
   'CREATE INDEX IF NOT EXISTS events_creator ON events(_creator_lc)',
   'CREATE INDEX IF NOT EXISTS events_title ON events("title")',
@@ -119,15 +121,30 @@ export const ENTITY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS events_created ON events(_created_ts)',
   'CREATE INDEX IF NOT EXISTS events_updated ON events(_updated_ts)',
   'CREATE INDEX IF NOT EXISTS events_closed_ts ON events(_closed_ts)',
-  'CREATE INDEX IF NOT EXISTS events_closed_volume ON events("closed", "volume")',
-  'CREATE INDEX IF NOT EXISTS events_closed_volume24hr ON events("closed", "volume24hr")',
-  'CREATE INDEX IF NOT EXISTS events_closed_liquidity ON events("closed", "liquidity")',
-  'CREATE INDEX IF NOT EXISTS events_closed_end ON events("closed", _end_ts)',
-  'CREATE INDEX IF NOT EXISTS events_closed_title ON events("closed", "title")',
+  'CREATE INDEX IF NOT EXISTS events_status_volume ON events("closed", "volume", "active", "archived")',
+  'CREATE INDEX IF NOT EXISTS events_status_volume24hr ON events("closed", "volume24hr", "active", "archived")',
+  'CREATE INDEX IF NOT EXISTS events_status_liquidity ON events("closed", "liquidity", "active", "archived")',
+  'CREATE INDEX IF NOT EXISTS events_status_end ON events("closed", _end_ts, "active", "archived")',
+  'CREATE INDEX IF NOT EXISTS events_status_title ON events("closed", "title", "active", "archived")',
 ];
 
+/**
+ * Indexes an earlier build made that ENTITY_INDEXES replaced; dropped at open (they lead with the
+ * same columns, so the planner would keep picking them).
+ */
+const SUPERSEDED_INDEXES = ['volume', 'volume24hr', 'liquidity', 'end', 'question', 'title'].flatMap((k) => [
+  `markets_closed_${k}`,
+  `events_closed_${k}`,
+]);
+
 /** migrations[i] takes the schema from version i to i + 1. */
-const migrations: string[] = [v1, SEARCH_MIGRATION, ORDERS_MIGRATION + LEADERBOARD_MIGRATION];
+const migrations: string[] = [
+  v1,
+  SEARCH_MIGRATION,
+  ORDERS_MIGRATION + LEADERBOARD_MIGRATION,
+  // Orders keep the upstream's `expiration`, which Polymarket's dialect serves.
+  ORDERS_EXPIRATION_MIGRATION,
+];
 
 export const SCHEMA_VERSION = migrations.length;
 
@@ -149,8 +166,11 @@ export function probeSchema(db: Database): void {
 export function ensureIndexes(db: Database): boolean {
   const count = () => Number(db.exec("SELECT count(*) FROM sqlite_master WHERE type = 'index'")[0]?.values[0]?.[0] ?? 0);
   const before = count();
+  const present = new Set(db.exec("SELECT name FROM sqlite_master WHERE type = 'index'")[0]?.values.map((r) => r[0] as string));
+  const superseded = SUPERSEDED_INDEXES.filter((n) => present.has(n));
+  for (const name of superseded) db.exec(`DROP INDEX ${name}`);
   for (const sql of ENTITY_INDEXES) db.exec(sql);
-  return count() !== before;
+  return superseded.length > 0 || count() !== before;
 }
 
 export function dropEntityIndexes(db: Database): void {
