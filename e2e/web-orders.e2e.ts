@@ -118,9 +118,9 @@ test.describe('web mode: orders signed by the page (serve --credentials FILE)', 
     // The page signed the request (the service, not the page, refused it) and never sent the secret.
     expect(ordersRequests.length).toBeGreaterThan(0);
     for (const r of ordersRequests) {
-      expect(r.headers['poly_api_key']).toBe(WRONG.apiKey);
-      expect(r.headers['poly_address']).toBe(WRONG.address);
-      expect(r.headers['poly_signature'] ?? '').toMatch(/^[A-Za-z0-9_-]{43}=$/);
+      expect(r.headers['kuest_api_key']).toBe(WRONG.apiKey);
+      expect(r.headers['kuest_address']).toBe(WRONG.address);
+      expect(r.headers['kuest_signature'] ?? '').toMatch(/^[A-Za-z0-9_-]{43}=$/);
       expect(r.url, 'the secret is never sent').not.toContain(WRONG.secret);
       for (const v of Object.values(r.headers)) expect(v, 'the secret is never sent').not.toContain(WRONG.secret);
     }

@@ -179,7 +179,9 @@ describe('marketdesk CLI', () => {
       chmodSync(f, mode);
       return f;
     };
-    const signedGet = (url: string) => fetch(`${url}/data/orders`, { headers: l2Headers(CREDS, { method: 'GET', path: '/data/orders' }) });
+    // POLY_* signs as Polymarket's clients do (their dialect: "LTE=" ends the listing); KUEST_* gets the spec's.
+    const signedGet = (url: string, family: 'POLY' | 'KUEST' = 'POLY') =>
+      fetch(`${url}/data/orders`, { headers: l2Headers(CREDS, { method: 'GET', path: '/data/orders' }, { family }) });
 
     it.skipIf(process.platform === 'win32')('refuses a credentials file others can read, in one line', async () => {
       const file = credsFile(0o644);
@@ -204,7 +206,8 @@ describe('marketdesk CLI', () => {
       ]);
       await expect.poll(() => /clob: (http:\/\/\S+)/.exec(run.stdout()), poll).toBeTruthy();
       const clob = /clob: (http:\/\/\S+)/.exec(run.stdout())![1]!;
-      expect(await (await signedGet(clob)).json()).toEqual({ data: [], next_cursor: '', limit: 100, count: 0 });
+      expect(await (await signedGet(clob)).json()).toEqual({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
+      expect(await (await signedGet(clob, 'KUEST')).json()).toEqual({ data: [], next_cursor: '', limit: 100, count: 0 });
       expect((await fetch(`${clob}/data/orders`)).status).toBe(401);
       run.child.kill('SIGTERM');
       expect((await run.exited).code).toBe(0);

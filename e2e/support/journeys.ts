@@ -265,7 +265,9 @@ export type OrdersOracle = (query?: string) => Promise<OrdersPage>;
 /** Asks the service at `url` (either face) for the account's orders, signed with `creds` by the service's l2.ts. */
 export function ordersOracle(url: string, creds: Creds): OrdersOracle {
   return async (query = '') => {
-    const res = await fetch(`${url}/data/orders${query}`, { headers: l2Headers(creds, { method: 'GET', path: '/data/orders' }) });
+    // KUEST_* gets the spec's shapes (camelCase, "" ends the listing), as the UI shows them; POLY_* would get Polymarket's.
+    const headers = l2Headers(creds, { method: 'GET', path: '/data/orders' }, { family: 'KUEST' });
+    const res = await fetch(`${url}/data/orders${query}`, { headers });
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as OrdersPage;
   };

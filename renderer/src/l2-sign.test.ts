@@ -97,7 +97,7 @@ describe('browser L2 signer', () => {
 
   it('gives the same five headers as l2.ts, which its verifier accepts with the query string on', async () => {
     const h = await l2Headers(CREDS, { method: 'GET', path: '/data/orders' }, { nowMs: NOW });
-    expect(h).toEqual(node.l2Headers(CREDS, { method: 'GET', path: '/data/orders' }, { nowMs: NOW }));
+    expect(h).toEqual(node.l2Headers(CREDS, { method: 'GET', path: '/data/orders' }, { nowMs: NOW, family: 'KUEST' }));
     const lower = Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
     expect(
       node.verifyL2(CREDS, { method: 'GET', path: '/data/orders?next_cursor=MTAw&market=0x1', headers: lower }, { nowMs: NOW + 5000 }),
@@ -117,7 +117,7 @@ describe('browser L2 signer', () => {
         async (secret, method, path, body, nowMs) => {
           const creds = { ...CREDS, secret };
           const req = { method, path, ...(body !== undefined ? { body } : {}) };
-          expect(await l2Headers(creds, req, { nowMs })).toEqual(node.l2Headers(creds, req, { nowMs }));
+          expect(await l2Headers(creds, req, { nowMs })).toEqual(node.l2Headers(creds, req, { nowMs, family: 'KUEST' }));
         },
       ),
       { numRuns: 300 },

@@ -98,7 +98,11 @@ export async function hmacSignature(secret: string, message: string): Promise<st
   return toBase64(mac).replace(/\+/g, '-').replace(/\//g, '_');
 }
 
-/** The five `POLY_*` headers for one request (upper-case names, as l2.ts's l2Headers gives them). */
+/**
+ * The five `KUEST_*` headers for one request (upper-case names, as l2.ts's l2Headers gives them
+ * for that family). KUEST, not POLY: the service answers `POLY_*` callers in Polymarket's own
+ * dialect (snake_case orders, `LTE=` cursor), and the page reads the spec's.
+ */
 export async function l2Headers(
   creds: L2Credentials,
   req: { method: string; path: string; body?: string },
@@ -106,10 +110,10 @@ export async function l2Headers(
 ): Promise<Record<string, string>> {
   const ts = String(Math.floor((opts.nowMs ?? Date.now()) / 1000));
   return {
-    POLY_ADDRESS: creds.address,
-    POLY_SIGNATURE: await hmacSignature(creds.secret, l2Message(ts, req.method, req.path, req.body)),
-    POLY_TIMESTAMP: ts,
-    POLY_API_KEY: creds.apiKey,
-    POLY_PASSPHRASE: creds.passphrase,
+    KUEST_ADDRESS: creds.address,
+    KUEST_SIGNATURE: await hmacSignature(creds.secret, l2Message(ts, req.method, req.path, req.body)),
+    KUEST_TIMESTAMP: ts,
+    KUEST_API_KEY: creds.apiKey,
+    KUEST_PASSPHRASE: creds.passphrase,
   };
 }

@@ -5,6 +5,7 @@
  * IPC bridge exposes exactly its names, the renderer client is typed by it.
  */
 import { catalogOperations } from './catalog-ops.ts';
+import { gammaExtraOperations } from './gamma-extra-ops.ts';
 import { searchOperations } from './search-ops.ts';
 import { ordersOperations } from './orders-ops.ts';
 import { leaderboardOperations } from './leaderboard-ops.ts';
@@ -18,6 +19,7 @@ export * from './define.ts';
 export { ROUTES, opNames, servedOn, type OpName } from './routes.ts';
 export { EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS, type EventOrderField, type MarketOrderField } from './catalog-ops.ts';
 export type { SearchEvent, SearchResult, SearchTag } from './search-ops.ts';
+export type { EventsKeysetPage, EventsPaginationPage, MarketsKeysetPage, Series } from './gamma-extra-ops.ts';
 export type { CredentialsStatus, Order, OrdersPage, OrdersStatus } from './orders-ops.ts';
 export type { LeaderboardEntry, LeaderboardMeta } from './leaderboard-ops.ts';
 export type { OrderBook, OrderCancelled, OrderPlaced, PriceLevel, PricePoint, TradesPage } from './trading-ops.ts';
@@ -25,6 +27,7 @@ export type { HostStatus, LimitsStatus, SchedulerStatus, WindowStatus } from './
 
 const decls = {
   ...catalogOperations,
+  ...gammaExtraOperations,
   ...searchOperations,
   ...ordersOperations,
   ...leaderboardOperations,

@@ -45,6 +45,37 @@ export interface OrdersPage {
   count: number;
 }
 
+/**
+ * An order in Polymarket's own CLOB shape (docs/upstream/clob-data-limits.md §2.5), what a
+ * `POLY_*`-signed caller gets: snake_case, upper-case status, decimal strings, `expiration` as
+ * string seconds, `created_at` as integer seconds, `owner` the API key.
+ */
+export interface PolymarketOrder {
+  id: string;
+  status: string;
+  owner: string;
+  maker_address: string;
+  market: string;
+  asset_id: string;
+  side: string;
+  original_size: string;
+  size_matched: string;
+  price: string;
+  outcome: string;
+  expiration: string;
+  order_type: string;
+  associate_trades: string[];
+  created_at: number;
+}
+
+/** Polymarket's page: as OrdersPage, but `LTE=` on the last page. */
+export interface PolymarketOrdersPage {
+  data: PolymarketOrder[];
+  next_cursor: string;
+  limit: number;
+  count: number;
+}
+
 export interface OrdersStatus {
   /** Credentials are configured (the address is in `credentials.status`). */
   configured: boolean;
@@ -66,6 +97,8 @@ export interface CredentialsStatus {
 export const ORDERS_PAGE_SIZE = 100;
 /** The cursor of the first page: base64("0"). */
 export const FIRST_CURSOR = 'MA==';
+/** Polymarket's cursor after the last page: base64("-1"). */
+export const POLYMARKET_END_CURSOR = 'LTE=';
 
 export const ordersOperations = {
   'orders.list': op<OrdersPage>()({
@@ -75,6 +108,9 @@ export const ordersOperations = {
     asset_id: str(),
     next_cursor: { schema: z.string(), rule: 'a cursor' } as ParamDef<string>,
   }),
+  // Either dialect's order (the declared type is the spec's, what the app's own calls get).
+  'order.get': op<Order>()({ id: str({ required: true, maxLength: 200 }) }),
+  'auth.apiKeys': op<{ apiKeys: string[] }>()({}),
   'orders.refresh': op<OrdersStatus>()({}),
   'orders.status': op<OrdersStatus>()({}),
   'credentials.status': op<CredentialsStatus>()({}),

@@ -16,6 +16,13 @@ export interface ParamDef<T> {
   default?: T;
   aliases?: readonly string[];
   required?: boolean;
+  /** Repeated keys are collected (`?id=1&id=2`, Gamma's array form); `schema` checks each value. */
+  repeated?: { maxItems: number };
+  /**
+   * A Gamma parameter whose data the cache does not hold. Any value but these no-op ones is a
+   * 400 naming it: ignoring it would answer an unfiltered list as if it were filtered.
+   */
+  unsupported?: readonly string[];
 }
 
 const INT = /^-?\d{1,15}$/;
@@ -39,6 +46,46 @@ export function int<const O extends { min?: number; max?: number; default?: numb
     rule,
     ...(opts.default !== undefined ? { default: opts.default } : {}),
   } as Defaulted<number, O>;
+}
+
+const DECIMAL = /^-?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?$/;
+
+/** A finite decimal number (Gamma's `number` ranges: `volume_num_min=1000.5`). */
+export function num(): ParamDef<number> {
+  return {
+    schema: z.string().regex(DECIMAL).transform(Number).pipe(z.number().finite()),
+    rule: 'a number',
+  };
+}
+
+const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * An ISO 8601 date or date-time, as epoch milliseconds. A date alone is midnight UTC, and so is
+ * a time without a zone (Gamma's server runs in UTC); Gamma's own `+00` form is accepted too.
+ */
+export function parseIsoDate(v: string): number | null {
+  const m = ISO_DATE.exec(v);
+  if (!m) return null;
+  const [, day, time, zone] = m;
+  let z = (zone ?? 'Z').toUpperCase();
+  if (z !== 'Z') z = z.length === 3 ? `${z}:00` : z.includes(':') ? z : `${z.slice(0, 3)}:${z.slice(3)}`;
+  const t = Date.parse(time === undefined ? `${day}T00:00:00Z` : `${day}T${time}${z}`);
+  return Number.isNaN(t) ? null : t;
+}
+
+export function date(): ParamDef<number> {
+  return {
+    schema: z.string().transform((v, ctx) => {
+      const t = parseIsoDate(v);
+      if (t === null) {
+        ctx.addIssue({ code: 'custom', message: 'not a date' });
+        return z.NEVER;
+      }
+      return t;
+    }),
+    rule: 'an ISO 8601 date or date-time',
+  };
 }
 
 export function bool<const O extends { default?: boolean }>(opts: O = {} as O): Defaulted<boolean, O> {
@@ -69,6 +116,25 @@ export function oneOf<const V extends readonly [string, ...string[]], const O ex
     rule: `one of ${values.join(', ')}`,
     ...(opts.default !== undefined ? { default: opts.default } : {}),
   } as Defaulted<V[number], O>;
+}
+
+/**
+ * A repeatable parameter: every value of the key (and its aliases) is checked by `item` and
+ * the list is returned in the order given. Comma-joined values are not split (Gamma does not).
+ */
+export function list<T>(item: ParamDef<T>, opts: { maxItems?: number } = {}): ParamDef<T[]> {
+  const maxItems = opts.maxItems ?? 500;
+  return {
+    // Checks one value at a time (see parseParams); the cast only states the collected type.
+    schema: item.schema as unknown as z.ZodType<T[], string>,
+    rule: item.rule,
+    repeated: { maxItems },
+  };
+}
+
+/** A Gamma parameter the cache cannot serve; `noop` values (e.g. `false` of a flag) are accepted and change nothing. */
+export function unsupported(...noop: string[]): ParamDef<never> {
+  return { schema: z.never() as unknown as z.ZodType<never, string>, rule: 'not supported by this cache', unsupported: noop };
 }
 
 export function withAliases<D extends ParamDef<unknown>>(def: D, ...aliases: string[]): D {
@@ -105,6 +171,12 @@ export function parseParams<Defs extends ParamDefs>(defs: Defs, raw: RawParams):
     known.add(name);
     const names = [name, ...(def.aliases ?? [])];
     for (const a of def.aliases ?? []) known.add(a);
+    if (def.unsupported || def.repeated) {
+      const r = collect(name, def, names, raw);
+      if (!r.ok) return r;
+      if (r.value !== undefined) out[name] = r.value;
+      continue;
+    }
     let given: string | undefined;
     let givenAs = name;
     for (const n of names) {
@@ -134,4 +206,31 @@ export function parseParams<Defs extends ParamDefs>(defs: Defs, raw: RawParams):
   }
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
   return { ok: true, value: out as ParsedParams<Defs>, unknown };
+}
+
+/** The unsupported and repeated kinds: every value of every name counts. */
+function collect(name: string, def: ParamDef<unknown>, names: string[], raw: RawParams): ParseResult<unknown[] | undefined> {
+  const values: { n: string; v: string }[] = [];
+  for (const n of names) {
+    const v = raw[n];
+    if (v === undefined) continue;
+    for (const s of Array.isArray(v) ? v : [v]) values.push({ n, v: s });
+  }
+  if (def.unsupported) {
+    const bad = values.find((x) => !def.unsupported!.includes(x.v));
+    return bad ? { ok: false, param: bad.n, message: `${bad.n} is not supported by this cache` } : { ok: true, value: undefined };
+  }
+  if (values.length === 0) {
+    if (def.required) return { ok: false, param: name, message: `${name} is required` };
+    return { ok: true, value: undefined };
+  }
+  const max = def.repeated!.maxItems;
+  if (values.length > max) return { ok: false, param: values[0]!.n, message: `${values[0]!.n} must be given at most ${max} times` };
+  const out: unknown[] = [];
+  for (const { n, v } of values) {
+    const r = def.schema.safeParse(v);
+    if (!r.success) return { ok: false, param: n, message: `${n} must be ${def.rule}` };
+    out.push(r.data);
+  }
+  return { ok: true, value: out };
 }

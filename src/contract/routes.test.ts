@@ -9,6 +9,7 @@ import { operations } from './operations.ts';
 import {
   ROUTES,
   catalogRoutes,
+  gammaRoutes,
   leaderboardRoutes,
   limitsRoutes,
   opNames,
@@ -24,7 +25,7 @@ const routes = Object.entries(ROUTES) as [string, RouteDef][];
 
 describe('contract routes', () => {
   it('no two concerns declare the same name (the spread would keep one silently)', () => {
-    const groups = [catalogRoutes, searchRoutes, ordersRoutes, leaderboardRoutes, tradingRoutes, limitsRoutes];
+    const groups = [catalogRoutes, gammaRoutes, searchRoutes, ordersRoutes, leaderboardRoutes, tradingRoutes, limitsRoutes];
     expect(groups.reduce((n, g) => n + Object.keys(g).length, 0)).toBe(opNames.length);
   });
 

@@ -62,6 +62,25 @@ export const catalogRoutes = {
   'service.status': { face: 'base', method: 'GET', path: '/status', errors: 'catalog', unknownParams: 'ignore' },
 } as const satisfies Routes;
 
+/**
+ * Gamma's other read routes the official clients call: keyset listings, /events/pagination,
+ * series, a market's or event's tags. `/markets/keyset` beside `/markets/:id` needs no ordering:
+ * Fastify ranks a static segment over a parameter whatever the registration order (the route
+ * tests check it).
+ */
+// biome-ignore format: one route a line, read as a table
+export const gammaRoutes = {
+  'markets.keyset': { face: 'base', method: 'GET', path: '/markets/keyset', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'events.keyset': { face: 'base', method: 'GET', path: '/events/keyset', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'events.pagination': {
+    face: 'base', method: 'GET', path: '/events/pagination', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog',
+  },
+  'markets.tags': { face: 'base', method: 'GET', path: '/markets/:id/tags', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'events.tags': { face: 'base', method: 'GET', path: '/events/:id/tags', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'series.list': { face: 'base', method: 'GET', path: '/series', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'series.get': { face: 'base', method: 'GET', path: '/series/:id', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+} as const satisfies Routes;
+
 /** The public search (spec 4.3): an answer depends only on the catalog and the static site map. */
 export const searchRoutes = {
   'search.query': { face: 'base', method: 'GET', path: '/public-search', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
@@ -70,6 +89,10 @@ export const searchRoutes = {
 /** The account's orders (spec 4.4) and credentials; all but the list are the desktop app's only. */
 export const ordersRoutes = {
   'orders.list': { face: 'clob', method: 'GET', path: '/data/orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2', webUi: true },
+  // One cached order, Polymarket's `GET /data/order/{id}` (clob-client's getOrder).
+  'order.get': { face: 'clob', method: 'GET', path: '/data/order/:id', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
+  // The configured API key, to the caller that proved it holds it (clob-client's getApiKeys).
+  'auth.apiKeys': { face: 'clob', method: 'GET', path: '/auth/api-keys', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
   'orders.refresh': { face: 'clob', method: 'POST', path: '/orders/refresh', errors: 'orders', unknownParams: 'ignore', http: false },
   'orders.status': { face: 'clob', method: 'GET', path: '/orders/status', errors: 'orders', unknownParams: 'ignore', http: false },
   'credentials.status': { face: 'clob', method: 'GET', path: '/credentials', errors: 'orders', unknownParams: 'ignore', http: false },
@@ -96,6 +119,18 @@ export const tradingRoutes = {
   'pricesHistory.batch': {
     face: 'clob', method: 'POST', path: '/batch-prices-history', errors: 'orders', unknownParams: 'ignore', ttl: 'history',
   },
+  // Polymarket's read helpers, which clob-client calls before it builds an order (tick size, neg risk, fee rate).
+  'time.get': { face: 'clob', method: 'GET', path: '/time', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'midpoints.post': { face: 'clob', method: 'POST', path: '/midpoints', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'spread.get': { face: 'clob', method: 'GET', path: '/spread', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'spreads.post': { face: 'clob', method: 'POST', path: '/spreads', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'lastTradePrice.get': { face: 'clob', method: 'GET', path: '/last-trade-price', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'lastTradesPrices.post': {
+    face: 'clob', method: 'POST', path: '/last-trades-prices', errors: 'orders', unknownParams: 'ignore', ttl: 'price',
+  },
+  'tickSize.get': { face: 'clob', method: 'GET', path: '/tick-size', errors: 'orders', unknownParams: 'ignore', ttl: 'book' },
+  'negRisk.get': { face: 'clob', method: 'GET', path: '/neg-risk', errors: 'orders', unknownParams: 'ignore', ttl: 'book' },
+  'feeRate.get': { face: 'clob', method: 'GET', path: '/fee-rate', errors: 'orders', unknownParams: 'ignore', ttl: 'book' },
   'trades.list': { face: 'clob', method: 'GET', path: '/data/trades', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
   'order.place': { face: 'clob', method: 'POST', path: '/order', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
   'order.cancel': { face: 'clob', method: 'DELETE', path: '/order', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
@@ -108,6 +143,7 @@ export const limitsRoutes = {
 
 export const ROUTES = {
   ...catalogRoutes,
+  ...gammaRoutes,
   ...searchRoutes,
   ...ordersRoutes,
   ...leaderboardRoutes,

@@ -108,6 +108,19 @@ export const tradingOperations = {
   }),
   /** Body: `{"markets": [...], "start_ts", "end_ts", "interval", "fidelity"}`; answer: token -> points. */
   'pricesHistory.batch': op<{ history: Record<string, PricePoint[]> }>()(body),
+  /** Unix seconds, a bare number. */
+  'time.get': op<number>()({}),
+  /** Body: `[{"token_id": "..."}, ...]`; answer: token -> midpoint. */
+  'midpoints.post': op<Record<string, string>>()(body),
+  'spread.get': op<{ spread: string }>()(token),
+  /** Body: `[{"token_id": "..."}, ...]`; answer: token -> spread. */
+  'spreads.post': op<Record<string, string>>()(body),
+  'lastTradePrice.get': op<{ price: string; side: string }>()(token),
+  /** Body: `[{"token_id": "..."}, ...]`; answer: `[{token_id, price, side}, ...]`. */
+  'lastTradesPrices.post': op<{ token_id: string; price: string; side: string }[]>()(body),
+  'tickSize.get': op<{ minimum_tick_size: number }>()(token),
+  'negRisk.get': op<{ neg_risk: boolean }>()(token),
+  'feeRate.get': op<{ base_fee: number }>()(token),
   'trades.list': op<TradesPage>()({
     id: str({ maxLength: 100 }),
     maker_address: str({ maxLength: 42 }),

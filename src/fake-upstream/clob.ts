@@ -160,9 +160,8 @@ export class FakeClob {
       });
   }
 
-  /** `GET /data/orders`; the path's other methods and sub-paths are the server's business. */
-  orderList(method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders): ClobReply {
-    const ok = verifyL2(
+  private verified(method: string, path: string, headers: IncomingHttpHeaders): boolean {
+    return verifyL2(
       this.credentials,
       { method, path, headers },
       {
@@ -170,7 +169,19 @@ export class FakeClob {
         nowMs: (this.opts.now ?? Date.now)(),
       },
     );
-    if (!ok) return reply(401, UNAUTHORIZED_BODY);
+  }
+
+  /** `GET /data/order/{id}`: one order, the same object the list carries (signed over the full path). */
+  orderById(method: string, path: string, headers: IncomingHttpHeaders): ClobReply {
+    if (!this.verified(method, path, headers)) return reply(401, UNAUTHORIZED_BODY);
+    const id = decodeURIComponent(path.slice('/data/order/'.length));
+    const o = this.orders.find((x) => x.id === id);
+    return o ? reply(200, o) : reply(404, { error: 'order not found' });
+  }
+
+  /** `GET /data/orders`; the path's other methods and sub-paths are the server's business. */
+  orderList(method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders): ClobReply {
+    if (!this.verified(method, path, headers)) return reply(401, UNAUTHORIZED_BODY);
     const cursor = q.get('next_cursor') ?? 'MA==';
     const decoded = cursor === '' ? '0' : Buffer.from(cursor, 'base64').toString('utf8');
     if (!/^\d{1,9}$/.test(decoded)) return reply(400, { error: 'invalid next_cursor' });

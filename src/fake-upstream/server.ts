@@ -206,6 +206,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     }
     // CLOB and Data API routes share the one server (tests point all three upstream URLs here).
     if (path === '/data/orders' && clob) return clob.orderList(method, path, q, headers);
+    if (path.startsWith('/data/order/') && clob) return clob.orderById(method, path, headers);
     if (path === '/v1/leaderboard') return leaderboard.route(q);
     const seg = path.split('/').slice(1);
     const [root, a, b] = seg;

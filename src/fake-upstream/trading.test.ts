@@ -118,7 +118,9 @@ describe('limits', () => {
     expect(r('GET', '/tags/12')).toEqual({ route: 'GET /tags/:id', face: 'base' });
     expect(r('POST', '/order')).toEqual({ route: 'POST /order', face: 'clob' });
     expect(r('GET', '/data/orders')).toEqual({ route: 'GET /data/orders', face: 'clob' });
-    expect(r('GET', '/series')).toEqual({ route: undefined, face: 'base' });
+    expect(r('GET', '/series')).toEqual({ route: 'GET /series', face: 'base' });
+    // A path no row names counts in the face's general windows only.
+    expect(r('GET', '/comments')).toEqual({ route: undefined, face: 'base' });
     expect(r('GET', '/v1/leaderboard')).toEqual({ route: 'GET /v1/leaderboard', face: 'base' });
   });
 

@@ -64,6 +64,15 @@ export const TRADING_ROUTES: ReadonlySet<string> = new Set([
   'GET /midpoint',
   'GET /prices-history',
   'POST /batch-prices-history',
+  'GET /time',
+  'POST /midpoints',
+  'GET /spread',
+  'POST /spreads',
+  'GET /last-trade-price',
+  'POST /last-trades-prices',
+  'GET /tick-size',
+  'GET /neg-risk',
+  'GET /fee-rate',
   'GET /data/trades',
   'POST /order',
   'DELETE /order',
@@ -178,6 +187,34 @@ export class FakeTrading {
         }
         return json(200, { history: out });
       }
+      // The real clock: clients sign with it (useServerTime), and signatures are checked against it.
+      case 'GET /time':
+        return json(200, Math.floor(Date.now() / 1000));
+      case 'POST /midpoints':
+        return this.perToken(body, (t) => fmt(this.mid(t)));
+      case 'GET /spread':
+        return this.withToken(q.get('token_id'), (t) => json(200, { spread: this.spread(t) }));
+      case 'POST /spreads':
+        return this.perToken(body, (t) => this.spread(t));
+      case 'GET /last-trade-price':
+        return this.withToken(q.get('token_id'), (t) => json(200, { price: fmt(this.mid(t)), side: 'BUY' }));
+      case 'POST /last-trades-prices':
+        return this.withList(body, (items) => {
+          const out: { token_id: string; price: string; side: string }[] = [];
+          for (const it of items) {
+            const t = it?.['token_id'];
+            if (typeof t !== 'string' || !TOKEN.test(t)) return bad('Invalid payload');
+            if (!this.missing(t)) out.push({ token_id: t, price: fmt(this.mid(t)), side: 'BUY' });
+          }
+          return json(200, out);
+        });
+      // Numbers, not strings, as Polymarket answers these three.
+      case 'GET /tick-size':
+        return this.withToken(q.get('token_id'), (t) => json(200, { minimum_tick_size: Number(this.book(t).tick_size) }));
+      case 'GET /neg-risk':
+        return this.withToken(q.get('token_id'), (t) => json(200, { neg_risk: this.book(t).neg_risk }));
+      case 'GET /fee-rate':
+        return this.withToken(q.get('token_id'), () => json(200, { base_fee: 0 }));
       case 'GET /data/trades': {
         if (!this.authorized('GET', path, headers, '')) return json(401, UNAUTHORIZED_BODY);
         const data = this.trades(q);
@@ -232,6 +269,27 @@ export class FakeTrading {
     const items = this.parse(body);
     if (!Array.isArray(items) || items.length === 0 || items.length > 500) return bad('Invalid payload');
     return fn(items as Record<string, unknown>[]);
+  }
+
+  /** A `[{"token_id"}, ...]` body answered as token -> value (unknown tokens left out). */
+  private perToken(body: string, value: (t: string) => string): TradingReply {
+    return this.withList(body, (items) => {
+      const out: Record<string, string> = {};
+      for (const it of items) {
+        const t = it?.['token_id'];
+        if (typeof t !== 'string' || !TOKEN.test(t)) return bad('Invalid payload');
+        if (!this.missing(t)) out[t] = value(t);
+      }
+      return json(200, out);
+    });
+  }
+
+  /** Best ask minus best bid of the token's book. */
+  private spread(token: string): string {
+    const b = this.book(token);
+    const bid = b.bids.at(-1);
+    const ask = b.asks.at(-1);
+    return bid && ask ? fmt(Number(ask.price) - Number(bid.price)) : '0';
   }
 
   private mid(token: string): number {

@@ -152,7 +152,10 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
         // keeps accepting new connections under load (fair-turns.ts).
         await takeTurn(face, req.raw.socket, reply);
         if (gone.signal.aborted) return reply.send();
-        const body = JSON.stringify(await dispatch(name, raw, { header: (n, v) => void reply.header(n, v), signal: gone.signal }));
+        // A Polymarket client (POLY_* headers) gets Polymarket's wire format; every other caller the spec's.
+        const dialect = def.auth === 'l2' && identity.family(req) === 'POLY' ? 'polymarket' : 'spec';
+        const ctx = { header: (n: string, v: string) => void reply.header(n, v), signal: gone.signal, dialect } as const;
+        const body = JSON.stringify(await dispatch(name, raw, ctx));
         if (cacheable) cache.set(key, opts.catalogVersion!(), body);
         return reply.type('application/json').send(body);
       },

@@ -3,13 +3,15 @@
  * route on the identity the signature proves) and the route handler (which answers 401).
  */
 import type { FastifyRequest } from 'fastify';
-import type { L2Request } from '../auth/l2.ts';
+import type { HeaderFamily, L2Request } from '../auth/l2.ts';
 
 export interface L2Identity {
   /** Whether the request carries a valid L2 signature (needs the body read, so a preHandler or later). */
   authenticated(req: FastifyRequest): boolean;
   /** The API key the signature proved; undefined for a request that does not verify. */
   verifiedKey(req: FastifyRequest): string | undefined;
+  /** The header family whose signature verified (which ecosystem the caller is from); undefined when none did. */
+  family(req: FastifyRequest): HeaderFamily | undefined;
 }
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -29,17 +31,30 @@ export function l2Identity(authenticate: ((req: L2Request) => boolean) | undefin
     }
     return ok;
   };
+  const families = new WeakMap<FastifyRequest, HeaderFamily>();
+  const family = (req: FastifyRequest): HeaderFamily | undefined => {
+    if (!authenticated(req)) return undefined;
+    let f = families.get(req);
+    if (f === undefined) {
+      const has = (prefix: string) => Object.keys(req.headers).some((name) => name.startsWith(prefix));
+      if (!has('kuest_')) f = 'POLY';
+      else if (!has('poly_')) f = 'KUEST';
+      else {
+        // Both families present: only the one that signed counts, or a client could pick its
+        // limiter bucket or its dialect with the other.
+        const polyOnly = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !name.startsWith('kuest_')));
+        f = authenticate!(l2Request(req, polyOnly)) ? 'POLY' : 'KUEST';
+      }
+      families.set(req, f);
+    }
+    return f;
+  };
   return {
     authenticated,
+    family,
     verifiedKey(req) {
-      if (!authenticated(req)) return undefined;
-      const poly = one(req.headers['poly_api_key']);
-      const kuest = one(req.headers['kuest_api_key']);
-      if (poly === undefined || kuest === undefined || poly === kuest) return poly ?? kuest;
-      // Both families with different keys: only the one that signed names the account, or a
-      // client could pick its limiter bucket with the other.
-      const polyOnly = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !name.startsWith('kuest_')));
-      return authenticate!(l2Request(req, polyOnly)) ? poly : kuest;
+      const f = family(req);
+      return f === undefined ? undefined : one(req.headers[f === 'POLY' ? 'poly_api_key' : 'kuest_api_key']);
     },
   };
 }

@@ -8,7 +8,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event, SearchResult } from '../contract/index.ts';
 import { startService, type Service } from '../service/service.ts';
-import { SEARCH_MARKET_FIELDS } from '../store/search-reader.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { docOf, matches, terms, words, type Doc } from '../testing/search-model.ts';
 import { dumpEvents } from '../testing/sync-harness.ts';
@@ -157,31 +156,19 @@ describe('parameters and errors', () => {
   });
 });
 
-const NESTED = new Set<string>(SEARCH_MARKET_FIELDS);
-
 describe('the answer', () => {
-  it('nested markets carry every Market field of spec 2.1 but `events`, and the prices shown with them', () => {
-    const spec21 = [
-      'question',
-      'conditionId',
-      'slug',
-      'resolutionSource',
-      'endDate',
-      'startDate',
-      'image',
-      'icon',
-      'description',
-      'outcomes',
-      'clobTokenIds',
-      'active',
-      'closed',
-      'archived',
-      'createdAt',
-      'updatedAt',
-      'questionID',
-    ];
-    for (const f of [...spec21, 'outcomePrices', 'volume']) expect(NESTED.has(f), f).toBe(true);
-    expect(NESTED.has('events')).toBe(false);
+  it('a nested market carries every field the same market has at /markets/{id}, but `events`', async () => {
+    const r = await search({ q: 'will', limit_per_type: '500' });
+    const nested = r.events.flatMap((e) => e.markets);
+    expect(nested.length).toBeGreaterThan(0);
+    for (const m of nested.slice(0, 200)) {
+      const res = await fetch(`${base}/markets/${m.id}`);
+      expect(res.status, m.id).toBe(200);
+      const { events: _events, ...own } = (await res.json()) as Record<string, unknown>;
+      expect(m, m.id).toEqual(own);
+    }
+    // Polymarket's Market schema requires it; the projection used to drop it.
+    expect(nested.some((m) => typeof m['marketMakerAddress'] === 'string')).toBe(true);
   });
 
   it('always has events, tags and pagination, [] when empty', async () => {
@@ -197,9 +184,8 @@ describe('the answer', () => {
       const served = events.find((x) => x.id === e.id)!;
       const ref: Record<string, unknown> = { id: served.id };
       for (const k of ['ticker', 'slug', 'title'] as const) if (served[k] !== undefined) ref[k] = served[k];
-      // Each nested market is the served market cut to SEARCH_MARKET_FIELDS, values and types kept.
-      const cut = served.markets.map((m) => Object.fromEntries(Object.entries(m).filter(([k]) => k === 'id' || NESTED.has(k))));
-      expect(e).toEqual({ ...ref, markets: cut });
+      // Each nested market is the market as /events nests it: whole, values and types kept.
+      expect(e).toEqual({ ...ref, markets: served.markets });
       for (const m of e.markets) expect(m).not.toHaveProperty('events');
     }
     const withClosed = events.find((e) => e.closed !== true && e.markets.some((m) => m.closed === true));

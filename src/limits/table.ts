@@ -8,7 +8,8 @@
  * names its route or its class.
  *
  * Decisions where section 8 is silent (DESIGN.md "Windows"):
- * - by-id/slug routes, /status, /v1/leaderboard and the service's own extra base-face routes
+ * - by-id/slug routes, a market's or event's tags, /series, /status, /v1/leaderboard and the
+ *   service's own extra base-face routes
  *   (/limits, /leaderboard/meta, /stream, /app/ files, unknown paths) are catalog routes: they
  *   count in "all catalog routes together" (4,000/10 s) and nothing narrower.
  * - GET /data/orders, and any other clob-face route, is a trading read: it counts in "all such
@@ -47,9 +48,15 @@ export const DEFAULT_LIMITS: LimitsTable = {
   windows: [
     // 8.2 catalog routes
     { name: 'catalog', limit: 4000, seconds: S, routes: ['class:catalog'] },
-    { name: 'events', limit: 500, seconds: S, routes: ['GET /events'] },
-    { name: 'markets', limit: 300, seconds: S, routes: ['GET /markets'] },
-    { name: 'listings', limit: 900, seconds: S, routes: ['GET /events', 'GET /markets'] },
+    // Gamma's keyset and pagination variants count as the listing they page through (gamma.md §0).
+    { name: 'events', limit: 500, seconds: S, routes: ['GET /events', 'GET /events/keyset', 'GET /events/pagination'] },
+    { name: 'markets', limit: 300, seconds: S, routes: ['GET /markets', 'GET /markets/keyset'] },
+    {
+      name: 'listings',
+      limit: 900,
+      seconds: S,
+      routes: ['GET /events', 'GET /markets', 'GET /events/keyset', 'GET /events/pagination', 'GET /markets/keyset'],
+    },
     { name: 'tags', limit: 200, seconds: S, routes: ['GET /tags'] },
     { name: 'search', limit: 350, seconds: S, routes: ['GET /public-search'] },
     // 8.3 trading reads
@@ -89,6 +96,13 @@ export const DEFAULT_LIMITS: LimitsTable = {
       'GET /events/slug/:slug',
       'GET /tags/:id',
       'GET /tags/slug/:slug',
+      'GET /markets/keyset',
+      'GET /events/keyset',
+      'GET /events/pagination',
+      'GET /markets/:id/tags',
+      'GET /events/:id/tags',
+      'GET /series',
+      'GET /series/:id',
       'GET /status',
       'GET /v1/leaderboard',
     ],
@@ -103,12 +117,24 @@ export const DEFAULT_LIMITS: LimitsTable = {
       'POST /batch-prices-history',
       'GET /data/trades',
       'GET /data/orders',
+      // Polymarket's read helpers (clob-client's): no row of their own in section 8, so the trading reads' one.
+      'GET /time',
+      'POST /midpoints',
+      'GET /spread',
+      'POST /spreads',
+      'GET /last-trade-price',
+      'POST /last-trades-prices',
+      'GET /tick-size',
+      'GET /neg-risk',
+      'GET /fee-rate',
+      'GET /data/order/:id',
+      'GET /auth/api-keys',
     ],
     'trading-write': ['POST /order', 'DELETE /order'],
   },
   faces: { base: 'catalog', clob: 'trading-read' },
   hosts: { gamma: 'catalog', clob: 'trading-read', data: 'catalog' },
-  apiKeyRoutes: ['GET /data/orders', 'GET /data/trades', 'POST /order', 'DELETE /order'],
+  apiKeyRoutes: ['GET /data/orders', 'GET /data/trades', 'POST /order', 'DELETE /order', 'GET /data/order/:id', 'GET /auth/api-keys'],
 };
 
 const ROUTE = z

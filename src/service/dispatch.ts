@@ -17,8 +17,16 @@ import {
 } from '../contract/index.ts';
 import type { Logger } from '../store/sqlite.ts';
 
+/**
+ * Which API's wire format a caller was written for: a `POLY_*`-signed request gets Polymarket
+ * CLOB's (snake_case orders, `LTE=` end cursor, unix seconds), everything else the spec's.
+ */
+export type Dialect = 'polymarket' | 'spec';
+
 /** What a call carries beyond its parameters; IPC calls have none of it. */
 export interface CallContext {
+  /** Absent: 'spec' (IPC, the web UI, `KUEST_*`-signed and unsigned callers). */
+  dialect?: Dialect;
   /** HTTP only: sets a response header (the trading reads' `Age` and staleness). */
   header?(name: string, value: string): void;
   /** Aborts when the caller went away (HTTP: the client disconnected): upstream work for it stops. */

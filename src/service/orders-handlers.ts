@@ -3,16 +3,23 @@
  * first fetch of the account, see OrdersSync.ensureLoaded); over HTTP the clob face has
  * already checked the caller's L2 signature against the same credentials.
  */
-import { CredentialsError, type CredentialHolder } from '../auth/credentials.ts';
+import { CredentialsError, type CredentialHolder, type Credentials } from '../auth/credentials.ts';
 import { UNAUTHORIZED_BODY } from '../auth/l2.ts';
 import { ApiError, badRequest } from '../contract/errors.ts';
-import { FIRST_CURSOR, ORDERS_PAGE_SIZE, type OrdersPage, type ordersOperations } from '../contract/orders-ops.ts';
-import type { OrdersStore } from '../store/orders-store.ts';
+import {
+  FIRST_CURSOR,
+  ORDERS_PAGE_SIZE,
+  POLYMARKET_END_CURSOR as UPSTREAM_END,
+  type Order,
+  type OrdersPage,
+  type PolymarketOrdersPage,
+  type ordersOperations,
+} from '../contract/orders-ops.ts';
+import type { CachedOrder, OrdersStore } from '../store/orders-store.ts';
+import { UpstreamError } from '../upstream/client.ts';
 import type { OrdersSync } from '../sync/orders-sync.ts';
-import type { HandlersFor } from './dispatch.ts';
-
-/** Polymarket's end marker, base64("-1"): a client that sends it back gets the empty last page. */
-const UPSTREAM_END = 'LTE=';
+import type { CallContext, HandlersFor } from './dispatch.ts';
+import { polymarketOrder, specOrder } from './order-dialects.ts';
 
 export const encodeCursor = (offset: number): string => Buffer.from(String(offset), 'utf8').toString('base64');
 
@@ -28,14 +35,34 @@ export function decodeCursor(cursor: string | undefined): number | null {
   return Number(text);
 }
 
-export function ordersHandlers(store: OrdersStore, sync: OrdersSync, creds: CredentialHolder): HandlersFor<keyof typeof ordersOperations> {
+/** One order from the upstream, for `order.get` when the cache does not have it (yet); null: no such order. */
+export type FetchOne = (c: Credentials, id: string, signal?: AbortSignal) => Promise<CachedOrder | null>;
+
+export function ordersHandlers(
+  store: OrdersStore,
+  sync: OrdersSync,
+  creds: CredentialHolder,
+  fetchOne?: FetchOne,
+): HandlersFor<keyof typeof ordersOperations> {
+  const fetchUpstream = async (c: Credentials, id: string, signal?: AbortSignal): Promise<CachedOrder | null> => {
+    if (!fetchOne) return null;
+    try {
+      return await fetchOne(c, id, signal);
+    } catch (e) {
+      if (e instanceof UpstreamError && e.status === 404) return null;
+      throw e;
+    }
+  };
   return {
-    'orders.list': async (p): Promise<OrdersPage> => {
+    'orders.list': async (p, ctx): Promise<OrdersPage> => {
       const c = creds.get();
       // Over HTTP the face refused already; over IPC there is simply no account to list.
       if (!c) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
+      const poly = ctx.dialect === 'polymarket';
+      // Each dialect's own end marker: Polymarket's clients stop only at `LTE=`, the spec's at `""`.
+      const end = poly ? UPSTREAM_END : '';
       const offset = decodeCursor(p.next_cursor);
-      if (offset === null) return { data: [], next_cursor: '', limit: ORDERS_PAGE_SIZE, count: 0 };
+      if (offset === null) return { data: [], next_cursor: end, limit: ORDERS_PAGE_SIZE, count: 0 };
       await sync.ensureLoaded();
       const filters = {
         ...(p.id !== undefined ? { id: p.id } : {}),
@@ -43,7 +70,34 @@ export function ordersHandlers(store: OrdersStore, sync: OrdersSync, creds: Cred
         ...(p.asset_id !== undefined ? { assetId: p.asset_id } : {}),
       };
       const { data, more } = store.page(c.address, filters, offset, ORDERS_PAGE_SIZE);
-      return { data, next_cursor: more ? encodeCursor(offset + data.length) : '', limit: ORDERS_PAGE_SIZE, count: data.length };
+      const next_cursor = more ? encodeCursor(offset + data.length) : end;
+      if (!poly) return { data: data.map(specOrder), next_cursor, limit: ORDERS_PAGE_SIZE, count: data.length };
+      const page: PolymarketOrdersPage = {
+        data: data.map((o) => polymarketOrder(o, c)),
+        next_cursor,
+        limit: ORDERS_PAGE_SIZE,
+        count: data.length,
+      };
+      // The declared result is the spec's page (what the app's own calls get); a POLY_* caller gets Polymarket's.
+      return page as unknown as OrdersPage;
+    },
+    'order.get': async (p, ctx: CallContext): Promise<Order> => {
+      const c = creds.get();
+      if (!c) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
+      await sync.ensureLoaded();
+      // An order placed since the last refresh is not cached yet: the upstream has it.
+      let o = store.page(c.address, { id: p.id }, 0, 1).data[0] ?? (await fetchUpstream(c, p.id, ctx.signal));
+      if (!o) throw new ApiError(404, { error: 'order not found' });
+      // As the sync caches it: the account's address in place of the API key (the spec's dialect shows no key).
+      if (o.owner.toLowerCase() === c.apiKey.toLowerCase()) o = { ...o, owner: c.address };
+      return ctx.dialect === 'polymarket' ? (polymarketOrder(o, c) as unknown as Order) : specOrder(o);
+    },
+    'auth.apiKeys': (_p, ctx) => {
+      const c = creds.get();
+      // HTTP only (the face checked the caller signed with this very key): the app's own calls
+      // never see the key (credentials.status leaves it out).
+      if (!c || ctx.dialect === undefined) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
+      return { apiKeys: [c.apiKey] };
     },
     'orders.refresh': () => sync.refreshNow(),
     'orders.status': () => sync.status(),

@@ -11,6 +11,7 @@ import type { Logger } from '../store/sqlite.ts';
 import { LeaderboardCache } from '../sync/leaderboard-cache.ts';
 import { OrdersSync } from '../sync/orders-sync.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import { fetchOrder } from '../upstream/clob.ts';
 import { leaderboardHandlers } from './leaderboard-handlers.ts';
 import { ordersHandlers } from './orders-handlers.ts';
 
@@ -46,6 +47,11 @@ export function createOrdersAndLeaderboard(store: CatalogStore, client: Upstream
     log: opts.log,
     ...(opts.leaderboardTtlMs !== undefined ? { ttlMs: opts.leaderboardTtlMs } : {}),
   });
+  const orderFetch = (signal: AbortSignal | undefined) => ({
+    now,
+    family: opts.profile === 'kuest' ? ('KUEST' as const) : ('POLY' as const),
+    ...(signal ? { signal } : {}),
+  });
   // Cached orders of an account other than the configured one (credentials changed while the
   // service was down) are dropped at start, like a change at run time drops them.
   ordersStore.clear(credentials.get()?.address);
@@ -53,7 +59,15 @@ export function createOrdersAndLeaderboard(store: CatalogStore, client: Upstream
     orders,
     leaderboard,
     credentials,
-    handlers: { ...ordersHandlers(ordersStore, orders, credentials), ...leaderboardHandlers(leaderboard) },
+    handlers: {
+      ...ordersHandlers(
+        ordersStore,
+        orders,
+        credentials,
+        upstream ? (c, id, signal) => fetchOrder(upstream, c, id, orderFetch(signal)) : undefined,
+      ),
+      ...leaderboardHandlers(leaderboard),
+    },
     authenticate: (req: L2Request) => verifyL2(credentials.get(), req, { nowMs: now(), windowS: opts.authWindowS ?? DEFAULT_WINDOW_S }),
     async stop() {
       await Promise.all([orders.stop(), leaderboard.stop()]);

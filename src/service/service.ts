@@ -17,6 +17,7 @@ import { registerPushStream } from '../http/push-stream.ts';
 import { parseAllowedOrigins } from '../http/origins.ts';
 import { createPushHub, type PushHub } from './push.ts';
 import { catalogHandlers } from './catalog-handlers.ts';
+import { gammaExtraHandlers } from './gamma-extra-handlers.ts';
 import { searchHandlers } from './search-handlers.ts';
 import { createOrdersAndLeaderboard, type OrdersLeaderboardOptions } from './orders-leaderboard.ts';
 import type { OrdersSync } from '../sync/orders-sync.ts';
@@ -154,6 +155,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const handlers: Handlers = {
     ...account.handlers,
     ...catalogHandlers(store, { profile: opts.profile ?? 'custom', offline: !!opts.offline, version: VERSION, sync }),
+    ...gammaExtraHandlers(store),
     ...searchHandlers(store),
     ...tradingHandlers({
       client,

@@ -17,7 +17,8 @@
  */
 import type { Credentials } from '../auth/credentials.ts';
 import { UNAUTHORIZED_BODY, l2Headers, type HeaderFamily } from '../auth/l2.ts';
-import { ApiError, internalError } from '../contract/index.ts';
+import { ApiError, internalError, type TradesPage } from '../contract/index.ts';
+import { isEndCursor } from '../upstream/clob.ts';
 import { tradingRoutes, type TtlClass } from '../contract/routes.ts';
 import { DeadlineError, UpstreamError, buildUrl, type QueryValue, type UpstreamClient } from '../upstream/client.ts';
 import type { CallContext, HandlersFor } from './dispatch.ts';
@@ -231,7 +232,22 @@ export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
     'midpoint.get': read('midpoint.get'),
     'pricesHistory.get': read('pricesHistory.get'),
     'pricesHistory.batch': read('pricesHistory.batch'),
-    'trades.list': (p, ctx) => signed('trades.list', ctx, queryOf(p)),
+    'time.get': read('time.get'),
+    'midpoints.post': read('midpoints.post'),
+    'spread.get': read('spread.get'),
+    'spreads.post': read('spreads.post'),
+    'lastTradePrice.get': read('lastTradePrice.get'),
+    'lastTradesPrices.post': read('lastTradesPrices.post'),
+    'tickSize.get': read('tickSize.get'),
+    'negRisk.get': read('negRisk.get'),
+    'feeRate.get': read('feeRate.get'),
+    'trades.list': async (p, ctx) => {
+      const spec = ctx.dialect !== 'polymarket';
+      // The spec's cursor: `""` starts (the upstream's first page) and ends; Polymarket's passes through.
+      const query = queryOf(spec && p.next_cursor === '' ? { ...p, next_cursor: undefined } : p);
+      const page = (await signed('trades.list', ctx, query)) as TradesPage;
+      return spec && page && typeof page === 'object' && isEndCursor(page.next_cursor) ? { ...page, next_cursor: '' } : page;
+    },
     'order.place': (p, ctx) => signed('order.place', ctx, {}, p.body),
     'order.cancel': (p, ctx) => signed('order.cancel', ctx, {}, p.body),
   };

@@ -82,6 +82,32 @@ function parseOrder(order: string | undefined, table: Record<string, string>): s
   return cols;
 }
 
+/** `expr IN (values)`; nothing when the list was not given. */
+function inList(q: Query, expr: string, values: readonly (string | number)[] | undefined): void {
+  if (values === undefined) return;
+  q.where.push(`${expr} IN (${placeholders(values.length)})`);
+  q.bind.push(...values);
+}
+
+/**
+ * `min <= col <= max`, written as plain comparisons so an index on `col` serves the range.
+ * `missingAs`: the value a NULL stands for (0 for money, as Gamma counts it; null: no match).
+ */
+function numRange(q: Query, col: string, min: number | undefined, max: number | undefined, missingAs: number | null): void {
+  if (min === undefined && max === undefined) return;
+  const parts: string[] = [];
+  if (min !== undefined) {
+    parts.push(`${col} >= ?`);
+    q.bind.push(min);
+  }
+  if (max !== undefined) {
+    parts.push(`${col} <= ?`);
+    q.bind.push(max);
+  }
+  const nullMatches = missingAs !== null && (min === undefined || missingAs >= min) && (max === undefined || missingAs <= max);
+  q.where.push(nullMatches ? `(${parts.join(' AND ')} OR ${col} IS NULL)` : parts.join(' AND '));
+}
+
 export class CatalogReader {
   /** Row counts (of a table, of a tag's items) until the next write; see tagFilter(). */
   private readonly counts_: UntilWrite<string, number>;
@@ -184,10 +210,7 @@ export class CatalogReader {
       q.where.push('m._condition_lc = ?');
       q.bind.push(p.conditionId.toLowerCase());
     }
-    if (p.slug !== undefined) {
-      q.where.push('m."slug" = ?');
-      q.bind.push(p.slug);
-    }
+    this.marketGammaFilters(q, p);
     if (p.creator !== undefined) {
       const wallets = this.creatorWallets(p.creator);
       if (wallets.length === 0) return [];
@@ -195,7 +218,69 @@ export class CatalogReader {
       q.bind.push(...wallets);
     }
     const rows = this.page('markets m', MARKET_COLS, 'm.id', q, sort, p.ascending, p.limit, p.offset);
-    return this.hydrateMarkets(rows.map(mapMarket));
+    const markets = this.hydrateMarkets(rows.map(mapMarket));
+    return p.include_tag ? this.addMarketTags(markets) : markets;
+  }
+
+  /** Gamma's own `/markets` filters (docs/upstream/gamma.md 1.3), the same tests the fake upstream applies. */
+  private marketGammaFilters(q: Query, p: ParamsOf<'markets.list'>): void {
+    inList(q, 'm.id', p.id);
+    inList(q, 'm."slug"', p.slug);
+    inList(
+      q,
+      'm._condition_lc',
+      p.condition_ids?.map((c) => c.toLowerCase()),
+    );
+    inList(q, 'm."questionID"', p.question_ids);
+    inList(
+      q,
+      'lower(m."marketMakerAddress")',
+      p.market_maker_address?.map((a) => a.toLowerCase()),
+    );
+    inList(q, 'm."sportsMarketType"', p.sports_market_types);
+    if (p.clob_token_ids) {
+      // clobTokenIds is a JSON array in a string: a token matches as its quoted form inside it.
+      q.where.push(`(${p.clob_token_ids.map(() => 'instr(m."clobTokenIds", ?) > 0').join(' OR ')})`);
+      q.bind.push(...p.clob_token_ids.map((t) => JSON.stringify(t)));
+    }
+    // A market without volume or liquidity counts as 0, as Gamma's numeric columns default.
+    numRange(q, 'm._liquidity', p.liquidity_num_min, p.liquidity_num_max, 0);
+    numRange(q, 'm._volume', p.volume_num_min, p.volume_num_max, 0);
+    numRange(q, 'm._start_ts', p.start_date_min, p.start_date_max, null);
+    numRange(q, 'm._end_ts', p.end_date_min, p.end_date_max, null);
+    numRange(q, 'm._closed_ts', p.closed_time_min, p.closed_time_max, null);
+    if (p.uma_resolution_status !== undefined) {
+      q.where.push('m."umaResolutionStatus" = ?');
+      q.bind.push(p.uma_resolution_status);
+    }
+    if (p.game_id !== undefined) {
+      q.where.push('m."gameId" = ?');
+      q.bind.push(p.game_id);
+    }
+    if (p.decimalized !== undefined) {
+      // Gamma: true keeps the markets with tick size 0.001, false those with 0.01.
+      q.where.push('m."orderPriceMinTickSize" = ?');
+      q.bind.push(p.decimalized ? 0.001 : 0.01);
+    }
+  }
+
+  /** `include_tag`: each market's `tags`, the tags of its events (the cache's market_tags), by tag id. */
+  private addMarketTags(markets: Market[]): Market[] {
+    if (markets.length === 0) return markets;
+    const byId = new Map<string, Market & { tags?: Tag[] }>();
+    for (const m of markets) {
+      (m as Market & { tags?: Tag[] }).tags = [];
+      byId.set(m.id, m);
+    }
+    const ids = markets.map((m) => Number(m.id));
+    for (const row of this.st.all(
+      `SELECT mt.market_id, ${TAG_COLS} FROM market_tags mt JOIN tags t ON t.id = mt.tag_id ` +
+        `WHERE mt.market_id IN (${placeholders(ids.length)}) ORDER BY mt.market_id, t.id`,
+      ids,
+    )) {
+      byId.get(String(row[0]))?.tags?.push(mapTag(row.slice(1)));
+    }
+    return markets;
   }
 
   /**
@@ -311,12 +396,15 @@ export class CatalogReader {
 
   // ---- events ----------------------------------------------------------------------------
 
-  listEvents(p: ParamsOf<'events.list'>): Event[] {
+  /** `total`: set to the count of every match, for /events/pagination (left at 0 when nothing can match). */
+  listEvents(p: ParamsOf<'events.list'>, total?: { count: number }): Event[] {
     const sort = parseOrder(p.order, EVENT_SORT);
     const q: Query = { where: [], bind: [] };
     this.statusFilters(q, 'e', p, sort?.length === 1 && EVENT_CLOSED_SORTS.has(sort[0]!));
     const tagId = this.tagId(p);
     if (tagId === null) return [];
+    // Gamma answers this contradiction with an error (its keyset docs), not an empty list.
+    if (tagId !== undefined && p.exclude_tag_id?.includes(tagId)) throw badRequest('catalog', 'exclude_tag_id must not include tag_id');
     if (tagId !== undefined) {
       q.where.push(this.tagFilter('events', 'e', tagId, p.offset + p.limit));
       q.bind.push(tagId);
@@ -325,10 +413,7 @@ export class CatalogReader {
       q.where.push('e.id IN (SELECT es.event_id FROM event_series es JOIN series s ON s.id = es.series_id WHERE s._slug_lc = ?)');
       q.bind.push(p.series_slug.toLowerCase());
     }
-    if (p.slug !== undefined) {
-      q.where.push('e._slug_lc = ?');
-      q.bind.push(p.slug.toLowerCase());
-    }
+    this.eventGammaFilters(q, p);
     if (p.creator !== undefined) {
       const wallets = this.creatorWallets(p.creator);
       if (wallets.length === 0) return [];
@@ -340,13 +425,57 @@ export class CatalogReader {
       );
       q.bind.push(...wallets, ...wallets);
     }
+    if (total) {
+      const where = q.where.length ? ` WHERE ${q.where.join(' AND ')}` : '';
+      total.count = Number(this.st.value(`SELECT count(*) FROM events e${where}`, q.bind) ?? 0);
+    }
     const rows = this.page('events e', EVENT_COLS, 'e.id', q, sort, p.ascending, p.limit, p.offset);
-    return this.hydrateEvents(rows.map(mapEvent));
+    return this.hydrateEvents(rows.map(mapEvent), p.include_markets ?? true);
+  }
+
+  /** Gamma's own `/events` filters (docs/upstream/gamma.md 1.4), the same tests the fake upstream applies. */
+  private eventGammaFilters(q: Query, p: ParamsOf<'events.list'>): void {
+    inList(q, 'e.id', p.id);
+    inList(
+      q,
+      'e._slug_lc',
+      p.slug?.map((s) => s.toLowerCase()),
+    );
+    if (p.exclude_tag_id) {
+      q.where.push(`e.id NOT IN (SELECT event_id FROM event_tags WHERE tag_id IN (${placeholders(p.exclude_tag_id.length)}))`);
+      q.bind.push(...p.exclude_tag_id);
+    }
+    if (p.series_id) {
+      q.where.push(`e.id IN (SELECT event_id FROM event_series WHERE series_id IN (${placeholders(p.series_id.length)}))`);
+      q.bind.push(...p.series_id);
+    }
+    if (p.recurrence !== undefined) {
+      q.where.push(
+        'e.id IN (SELECT es.event_id FROM event_series es JOIN series s ON s.id = es.series_id WHERE lower(s."recurrence") = ?)',
+      );
+      q.bind.push(p.recurrence.toLowerCase());
+    }
+    if (p.featured !== undefined) {
+      // A missing flag is false, as Gamma's boolean columns default.
+      q.where.push('coalesce(e."featured", 0) = ?');
+      q.bind.push(p.featured ? 1 : 0);
+    }
+    if (p.title_search !== undefined) {
+      q.where.push(`e."title" LIKE ? ESCAPE '\\'`);
+      q.bind.push(`%${p.title_search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    numRange(q, 'e."volume"', p.volume_min, p.volume_max, 0);
+    numRange(q, 'e."liquidity"', p.liquidity_min, p.liquidity_max, 0);
+    numRange(q, 'e._start_ts', p.start_date_min, p.start_date_max, null);
+    numRange(q, 'e._end_ts', p.end_date_min, p.end_date_max, null);
   }
 
   /** Adds each event's `tags` and `markets` (markets without `events`), two queries per page. */
-  private hydrateEvents(base: Omit<Event, 'tags' | 'markets'>[]): Event[] {
-    const events = base.map((e) => ({ ...e, tags: [] as Tag[], markets: [] as Market[] }) as Event);
+  private hydrateEvents(base: Omit<Event, 'tags' | 'markets'>[], withMarkets = true): Event[] {
+    // include_markets=false leaves the key out altogether, as Gamma does.
+    const events = base.map(
+      (e) => (withMarkets ? { ...e, tags: [] as Tag[], markets: [] as Market[] } : { ...e, tags: [] as Tag[] }) as Event,
+    );
     if (events.length === 0) return events;
     const byId = new Map(events.map((e) => [e.id, e]));
     const ids = events.map((e) => Number(e.id));
@@ -358,6 +487,7 @@ export class CatalogReader {
     )) {
       byId.get(String(row[0]))?.tags.push(mapTag(row.slice(1)));
     }
+    if (!withMarkets) return events;
     for (const row of this.st.all(
       `SELECT me.event_id, ${MARKET_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id ` +
         `WHERE me.event_id IN (${inList}) ORDER BY me.event_id, me.position, m.id`,

@@ -25,11 +25,19 @@ CREATE INDEX orders_by_position ON orders(account, position);
 CREATE TABLE orders_fetches (account TEXT PRIMARY KEY, fetched_at INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
+/** The upstream's `expiration` (unix seconds as a string, "0" = none): Polymarket's dialect serves it. */
+export const ORDERS_EXPIRATION_MIGRATION = `ALTER TABLE orders ADD COLUMN expiration TEXT NOT NULL DEFAULT '0';`;
+
+/** An order as cached: the spec's fields plus what only Polymarket's shape carries. */
+export interface CachedOrder extends Order {
+  expiration: string;
+}
+
 const COLS =
   'id, status, market, asset_id, outcome, maker_address, owner, price, original_size, size_matched, side, type, ' +
-  'associate_trades, created_at, updated_at';
+  'associate_trades, created_at, updated_at, expiration';
 
-function toOrder(r: Row): Order {
+function toOrder(r: Row): CachedOrder {
   return {
     id: r[0] as string,
     status: r[1] as string,
@@ -46,6 +54,7 @@ function toOrder(r: Row): Order {
     associateTrades: JSON.parse(r[12] as string) as string[],
     createdAt: r[13] as string,
     updatedAt: r[14] as string,
+    expiration: r[15] as string,
   };
 }
 
@@ -68,7 +77,7 @@ export class OrdersStore {
    * Replaces `account`'s orders with a complete fetch. An order the upstream gives no update
    * time for keeps its cached `updatedAt` while unchanged and gets `nowMs` when it changed.
    */
-  replace(account: string, orders: readonly Order[], nowMs: number): void {
+  replace(account: string, orders: readonly (Order & { expiration?: string })[], nowMs: number): void {
     const acct = account.toLowerCase();
     const nowIso = new Date(nowMs).toISOString();
     const before = new Map<string, { key: string; updatedAt: string }>();
@@ -88,7 +97,7 @@ export class OrdersStore {
           else if (prev.updatedAt > updatedAt) updatedAt = prev.updatedAt;
         }
         this.st.run(
-          `INSERT OR REPLACE INTO orders (account, position, ${COLS}, _id_lc, _market_lc) VALUES (?, ?, ${'?, '.repeat(15)}?, ?)`,
+          `INSERT OR REPLACE INTO orders (account, position, ${COLS}, _id_lc, _market_lc) VALUES (?, ?, ${'?, '.repeat(16)}?, ?)`,
           [
             acct,
             position,
@@ -107,6 +116,7 @@ export class OrdersStore {
             JSON.stringify(o.associateTrades),
             o.createdAt,
             updatedAt,
+            o.expiration ?? '0',
             o.id.toLowerCase(),
             o.market.toLowerCase(),
           ],
@@ -118,7 +128,7 @@ export class OrdersStore {
   }
 
   /** One page in upstream order; `more` says whether anything follows it. */
-  page(account: string, f: OrderFilters, offset: number, limit: number): { data: Order[]; more: boolean } {
+  page(account: string, f: OrderFilters, offset: number, limit: number): { data: CachedOrder[]; more: boolean } {
     const where = ['account = ?'];
     const bind: Bind = [account.toLowerCase()];
     // Order hashes and condition ids are hex: any letter case names the same one.

@@ -15,41 +15,10 @@
  * it. The column weights make a title hit outrank any number of description hits. Ties
  * are broken by volume (descending, nulls last) and then by id.
  */
-import type { Market, ParamsOf, SearchEvent, SearchResult, SearchTag } from '../contract/index.ts';
-import type { CatalogReader } from './catalog-reader.ts';
-import { MARKET_FIELDS, col, projection } from './fields.ts';
+import type { ParamsOf, SearchEvent, SearchResult, SearchTag } from '../contract/index.ts';
+import { MARKET_COLS, mapMarket, type CatalogReader } from './catalog-reader.ts';
 import { SEARCH_COLUMNS } from './search-index.ts';
 import { UntilWrite, placeholders, type Bind, type Statements } from './statements.ts';
-
-/**
- * The markets nested in a result: spec 2.1's Market fields (less `events`) and what a result
- * list shows of a market (its prices, volume and group label). Not the whole row: 25 events
- * can carry hundreds of markets, and the full rows made the answer a third larger and dearer.
- */
-export const SEARCH_MARKET_FIELDS = [
-  'question',
-  'conditionId',
-  'slug',
-  'resolutionSource',
-  'endDate',
-  'startDate',
-  'image',
-  'icon',
-  'description',
-  'outcomes',
-  'clobTokenIds',
-  'active',
-  'closed',
-  'archived',
-  'createdAt',
-  'updatedAt',
-  'questionID',
-  'outcomePrices',
-  'volume',
-  'groupItemTitle',
-] as const;
-const nested = projection(MARKET_FIELDS, SEARCH_MARKET_FIELDS);
-const NESTED_COLS = `m.id, ${nested.specs.map((f) => `m.${col(f.name)}`).join(', ')}, m._extra`;
 
 /**
  * Column weights, in SEARCH_COLUMNS order: title, ticker+slug, questions, description, details.
@@ -276,7 +245,11 @@ export class SearchReader {
     return { ids, total };
   }
 
-  /** EventRef plus every market of the event (closed ones too), in the page's order. */
+  /**
+   * EventRef plus every market of the event (closed ones too), in the page's order. The markets
+   * are whole (every cached field) less `events`, as Gamma and /events nest them: Polymarket's
+   * schema requires fields a projection left out (`marketMakerAddress`, for one).
+   */
   private hydrate(ids: number[]): SearchEvent[] {
     if (ids.length === 0) return [];
     const list = placeholders(ids.length);
@@ -289,11 +262,11 @@ export class SearchReader {
       byId.set(id as number, ev);
     }
     for (const row of this.st.all(
-      `SELECT me.event_id, ${NESTED_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id ` +
+      `SELECT me.event_id, ${MARKET_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id ` +
         `WHERE me.event_id IN (${list}) ORDER BY me.event_id, me.position, m.id`,
       ids,
     )) {
-      byId.get(row[0] as number)?.markets.push(nested.map(row.slice(1)) as Market);
+      byId.get(row[0] as number)?.markets.push(mapMarket(row.slice(1)));
     }
     return ids.flatMap((id) => byId.get(id) ?? []);
   }

@@ -66,16 +66,59 @@ interface Query {
   closed?: boolean;
   archived?: boolean;
   tagIndex?: number;
+  /** Gamma's range and id-list filters: quantiles (0-1000) of the cached values, indexes of markets. */
+  volumeMin?: number;
+  volumeMax?: number;
+  endMin?: number;
+  endMax?: number;
+  idPicks?: number[];
   order?: Sort;
   ascending: boolean;
   limit: number;
   offset: number;
 }
 
+/** The value at quantile `q` (0-1000) of a field over the cached markets, as a range bound. */
+const sortedValues = new WeakMap<World, Map<Sort, number[]>>();
+function quantile(w: World, s: Sort, q: number | undefined): number | undefined {
+  if (q === undefined) return undefined;
+  const byWorld = sortedValues.get(w) ?? new Map<Sort, number[]>();
+  sortedValues.set(w, byWorld);
+  let vs = byWorld.get(s);
+  if (!vs) {
+    vs = w.markets
+      .map((m) => sortKey(m, s))
+      .filter((v): v is number => v !== null)
+      .sort((a, b) => a - b);
+    byWorld.set(s, vs);
+  }
+  return vs[Math.floor((q / 1000) * (vs.length - 1))];
+}
+
+/** Gamma's ranges and id list: a market without volume counts as 0, one without an end date never matches. */
+function rangeFilter(w: World, q: Query): (m: GammaMarket) => boolean {
+  const vMin = quantile(w, 'volume', q.volumeMin);
+  const vMax = quantile(w, 'volume', q.volumeMax);
+  const eMin = quantile(w, 'endDate', q.endMin);
+  const eMax = quantile(w, 'endDate', q.endMax);
+  const ids = q.idPicks && new Set(q.idPicks.map((i) => w.markets[i % w.markets.length]!.id));
+  return (m) => {
+    const vol = sortKey(m, 'volume') ?? 0;
+    const end = sortKey(m, 'endDate');
+    if (vMin !== undefined && vol < vMin) return false;
+    if (vMax !== undefined && vol > vMax) return false;
+    if (eMin !== undefined && (end === null || end < eMin)) return false;
+    if (eMax !== undefined && (end === null || end > eMax)) return false;
+    return !ids || ids.has(m.id);
+  };
+}
+
 /** The brute-force answer: filter, then sort with nulls last and ties by id. */
 function bruteForce(w: World, q: Query, tagId: string | undefined): string[] {
+  const inRanges = rangeFilter(w, q);
   let rows = w.markets.filter(
     (m) =>
+      inRanges(m) &&
       (q.active === undefined || m.active === q.active) &&
       (q.closed === undefined || m.closed === q.closed) &&
       (q.archived === undefined || m.archived === q.archived) &&
@@ -101,6 +144,20 @@ function served(w: World, q: Query, tagId: string | undefined): string[] {
   const raw: RawParams = { limit: String(q.limit), offset: String(q.offset) };
   for (const k of ['active', 'closed', 'archived'] as const) if (q[k] !== undefined) raw[k] = String(q[k]);
   if (tagId !== undefined) raw['tag_id'] = tagId;
+  const bound = (s: Sort, v: number | undefined) => {
+    const b = quantile(w, s, v);
+    return b === undefined ? undefined : s === 'endDate' ? new Date(b).toISOString() : String(b);
+  };
+  for (const [name, s, v] of [
+    ['volume_num_min', 'volume', q.volumeMin],
+    ['volume_num_max', 'volume', q.volumeMax],
+    ['end_date_min', 'endDate', q.endMin],
+    ['end_date_max', 'endDate', q.endMax],
+  ] as const) {
+    const b = bound(s, v);
+    if (b !== undefined) raw[name] = b;
+  }
+  if (q.idPicks) raw['id'] = q.idPicks.map((i) => w.markets[i % w.markets.length]!.id);
   if (q.order) {
     raw['order'] = q.order;
     raw['ascending'] = String(q.ascending);
@@ -117,6 +174,11 @@ const queryArb = (maxOffset: number) =>
       closed: fc.option(fc.boolean(), { nil: undefined }),
       archived: fc.option(fc.boolean(), { nil: undefined }),
       tagIndex: fc.option(fc.nat(400), { nil: undefined }),
+      volumeMin: fc.option(fc.nat(1000), { nil: undefined, freq: 3 }),
+      volumeMax: fc.option(fc.nat(1000), { nil: undefined, freq: 3 }),
+      endMin: fc.option(fc.nat(1000), { nil: undefined, freq: 3 }),
+      endMax: fc.option(fc.nat(1000), { nil: undefined, freq: 3 }),
+      idPicks: fc.option(fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), { nil: undefined, freq: 4 }),
       order: fc.option(fc.constantFrom<Sort>('id', 'volume', 'endDate', 'volume24hr', 'createdAt', 'liquidity'), { nil: undefined }),
       ascending: fc.boolean(),
       limit: fc.integer({ min: 1, max: 100 }),

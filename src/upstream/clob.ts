@@ -85,11 +85,15 @@ export interface FetchOrdersOptions {
 }
 
 /** Every open order of the account, following `next_cursor` to the end. */
-export async function fetchOpenOrders(client: UpstreamClient, creds: Credentials, opts: FetchOrdersOptions = {}): Promise<Order[]> {
+export async function fetchOpenOrders(
+  client: UpstreamClient,
+  creds: Credentials,
+  opts: FetchOrdersOptions = {},
+): Promise<(Order & { expiration: string })[]> {
   const now = opts.now ?? Date.now;
   // The signature covers the URL's path as sent, so a CLOB behind a path prefix still verifies.
   const signedPath = new URL(buildUrl(client.urls.clob, '/data/orders')).pathname;
-  const out: Order[] = [];
+  const out: (Order & { expiration: string })[] = [];
   const ids = new Set<string>();
   const seen = new Set<string>();
   let cursor = FIRST_CURSOR;
@@ -114,7 +118,8 @@ export async function fetchOpenOrders(client: UpstreamClient, creds: Credentials
       // An order that moved between pages while we walked them is kept once.
       if (order && !ids.has(order.id)) {
         ids.add(order.id);
-        out.push(order);
+        // Kept for Polymarket's dialect, which serves it; the spec's Order has no such field.
+        out.push({ ...order, expiration: text((item as Raw)['expiration']) || '0' });
       }
     }
     const next = (body as Raw)['next_cursor'];
@@ -123,4 +128,31 @@ export async function fetchOpenOrders(client: UpstreamClient, creds: Credentials
     cursor = next;
   }
   throw new Error(`upstream /data/orders did not end within ${MAX_PAGES} pages`);
+}
+
+/**
+ * One order from the upstream's `GET /data/order/{id}` (signed over the full path, id included),
+ * normalised as the list's are; null when the upstream has no such order.
+ */
+export async function fetchOrder(
+  client: UpstreamClient,
+  creds: Credentials,
+  id: string,
+  opts: FetchOrdersOptions = {},
+): Promise<(Order & { expiration: string }) | null> {
+  const path = `/data/order/${encodeURIComponent(id)}`;
+  const signedPath = new URL(buildUrl(client.urls.clob, path)).pathname;
+  const headers = l2Headers(
+    creds,
+    { method: 'GET', path: signedPath },
+    { nowMs: (opts.now ?? Date.now)(), ...(opts.family ? { family: opts.family } : {}) },
+  );
+  const body = await client.request<unknown>('clob', path, {
+    headers,
+    group: 'GET /data/order/:id',
+    priority: 'user',
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  const order = normalizeOrder(body);
+  return order ? { ...order, expiration: text((body as Raw)['expiration']) || '0' } : null;
 }
