@@ -1,10 +1,5 @@
-/**
- * The headless CLI as a user runs it: real child processes, real ports, real signals.
- */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyntheticCatalog, loadFixtureCatalog, startFakeUpstream, type FakeUpstream } from './fake-upstream/index.ts';
 import type { Credentials } from './auth/credentials.ts';
@@ -12,41 +7,18 @@ import { l2Headers } from './auth/l2.ts';
 import { CACHE_FILE, CatalogStore } from './store/catalog-store.ts';
 import { FIXTURES_DIR, tempDir } from './testing/fixtures.ts';
 import { startFake } from './testing/sync-harness.ts';
-import { CLI_ENTRY } from './testing/built-cli.ts';
+import { runCli, type CliRun } from './testing/cli-run.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+type Run = CliRun;
 
+/** The built CLI with a fresh config dir (so no user settings leak in), killed after the test if still running. */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, XDG_CONFIG_HOME: tempDir().dir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return runCli(args, { cleanup: (fn) => void cleanups.push(fn), env: { XDG_CONFIG_HOME: tmp(), ...env } });
 }
 
 function tmp(): string {

@@ -1,67 +1,23 @@
 /**
  * `serve --limits FILE` and `--no-limits` as a user runs them (child processes, ephemeral ports).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/fixtures.ts';
-import { CLI_ENTRY } from '../testing/built-cli.ts';
+import { cleanupAfterEach, runCli, type CliRun } from '../testing/cli-run.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanup = cleanupAfterEach();
 
 function tmp(): string {
   const t = tempDir();
-  cleanups.push(t.cleanup);
+  cleanup(t.cleanup);
   return t.dir;
 }
 
-function serve(args: string[]): {
-  child: ChildProcess;
-  out: () => string;
-  line: (re: RegExp) => Promise<RegExpMatchArray>;
-  exited: Promise<number | null>;
-} {
-  const child = spawn(
-    process.execPath,
-    [CLI_ENTRY, 'serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', ...args],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  const waiters: (() => void)[] = [];
-  const onData = (d: Buffer) => {
-    out += d.toString();
-    for (const w of waiters.splice(0)) w();
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
-  const line = (re: RegExp) =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const check = () => {
-        const m = out.match(re);
-        if (m) resolve(m);
-        else if (child.exitCode !== null) reject(new Error(`exited before ${re}: ${out}`));
-        else waiters.push(check);
-      };
-      void exited.then(() => check());
-      check();
-    });
-  return { child, out: () => out, line, exited };
+/** `serve --offline` on free ports and a fresh data dir, plus `args`. */
+function serve(args: string[]): CliRun {
+  return runCli(['serve', '--offline', '--data-dir', tmp(), '--base-port', '0', '--clob-port', '0', ...args], { cleanup });
 }
 
 async function statuses(url: string, n: number): Promise<number[]> {
@@ -99,7 +55,7 @@ describe('serve: rate-limit flags', () => {
     const file = path.join(tmp(), 'bad.json');
     writeFileSync(file, JSON.stringify({ windows: [{ name: 'm', limit: -1, seconds: 10, routes: ['GET /markets'] }] }));
     const run = serve(['--limits', file]);
-    expect(await run.exited).toBe(2);
+    expect((await run.exited).code).toBe(2);
     expect(run.out()).toMatch(/--limits: limits table: windows\.0\.limit/);
     expect(run.out()).toMatch(/usage: npm run serve/);
   });
