@@ -19,6 +19,15 @@ export function httpOracle(baseUrl: string): Oracle {
   };
 }
 
+/** The market's prices (outcomePrices, a JSON-encoded string array) as numbers; [] for a placeholder. */
+export function pricesOf(m: Json): number[] {
+  const raw = m['outcomePrices'];
+  if (typeof raw !== 'string' || raw === '') return [];
+  const list = JSON.parse(raw) as unknown[];
+  return list.map(Number).filter((n) => Number.isFinite(n));
+}
+export const hasPrice = (m: Json) => pricesOf(m).length > 0;
+
 const label = (m: Json) => String(m['question'] ?? m['slug'] ?? m['id']);
 const eventLabel = (e: Json) => String(e['title'] ?? e['slug'] ?? e['id']);
 
@@ -163,7 +172,9 @@ export async function eventsGrid(page: Page, api: Oracle): Promise<void> {
   await page.locator('[data-testid="event-row"][data-index="0"]').click();
   await expect(detailTitle(page)).toHaveText(eventLabel(top[0]!));
   const full = await api<Json>(`/events/${String(top[0]!['id'])}`);
-  await expect(page.locator('[aria-label="Markets of this event"] > li > button')).toHaveCount((full['markets'] as unknown[]).length);
+  // Placeholder markets (no prices) are hidden from the panel.
+  const priced = (full['markets'] as Json[]).filter((m) => hasPrice(m));
+  await expect(page.locator('[aria-label="Markets of this event"] > li > button')).toHaveCount(priced.length);
   await page.keyboard.press('Escape');
 }
 
@@ -179,9 +190,9 @@ export async function searchAndOpen(page: Page, api: Oracle, term: string): Prom
   expect(result.events.length, `the catalog has events matching ${term}`).toBeGreaterThan(0);
   await expect(page.getByTestId('search-event')).toHaveText(result.events.map(eventLabel));
 
-  // An event opens in the events view.
+  // An event opens over the results (not over an unrelated grid).
   await page.getByTestId('search-event').first().click();
-  await expect(page.getByRole('tab', { name: 'Events', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Search', exact: true })).toHaveAttribute('aria-selected', 'true');
   await expect(detailTitle(page)).toHaveText(eventLabel(result.events[0]!));
   await page.keyboard.press('Escape');
 

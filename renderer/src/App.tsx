@@ -18,7 +18,7 @@ import { EventsView } from './views/Events.tsx';
 import { LeaderboardView } from './views/Leaderboard.tsx';
 import { MarketsView } from './views/Markets.tsx';
 import { OrdersView } from './views/Orders.tsx';
-import { SearchView } from './views/Search.tsx';
+import { RESULT_SELECTOR, SearchView } from './views/Search.tsx';
 
 const TAB_LABEL: Record<Tab, string> = {
   markets: 'Markets',
@@ -63,7 +63,10 @@ function Shell() {
       }
       if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-5]$/.test(e.key)) {
         e.preventDefault();
-        nav.showTab(TABS[Number(e.key) - 1]!);
+        const tab = TABS[Number(e.key) - 1]!;
+        nav.showTab(tab);
+        // The Search tab is for typing: what follows the shortcut goes into the box.
+        if (tab === 'search') searchRef.current?.focus();
         return;
       }
       // Esc inside a dialog belongs to the dialog.
@@ -121,7 +124,7 @@ function Shell() {
             }}
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown' || e.key === 'Enter') {
-                const first = document.querySelector<HTMLButtonElement>('[data-testid="search-event"], [data-testid="search-tag"]');
+                const first = document.querySelector<HTMLButtonElement>(RESULT_SELECTOR);
                 if (first) {
                   e.preventDefault();
                   if (e.key === 'Enter') first.click();

@@ -6,6 +6,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { api, type Event, type Market } from '../api.ts';
+import { rankMarkets } from '../chance.ts';
 import { DASH, fmtDate, fmtDateTime, fmtDecimal, fmtInt, fmtMoney, fmtMoneyFull, fmtPrice, outcomesOf } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { useNav } from '../nav.tsx';
@@ -183,7 +184,10 @@ function EventDetail({ id }: { id: string }) {
   const q = useQuery({ queryKey: ['events.get', { id }], queryFn: () => api.events.get(id), placeholderData: keepPreviousData });
   const e: Event | undefined = q.data;
   if (!e) return <Loading error={q.error} label="Event" />;
-  const markets = [...(e.markets ?? [])].sort((a, b) => (b.volumeNum ?? 0) - (a.volumeNum ?? 0));
+  // Leader first, as Polymarket lists them; unpriced placeholders ("Person A") only clutter.
+  const all = e.markets ?? [];
+  const markets = rankMarkets(all);
+  const hidden = all.length - markets.length;
   return (
     <Shell label="Event" status={<StatusBadge item={e} />}>
       <h2 className="detail-title" data-testid="detail-title">
@@ -229,8 +233,13 @@ function EventDetail({ id }: { id: string }) {
             </button>
           </li>
         ))}
-        {markets.length === 0 ? <li className="muted">No markets cached for this event</li> : null}
+        {all.length === 0 ? <li className="muted">No markets cached for this event</li> : null}
       </ul>
+      {hidden > 0 ? (
+        <p className="muted placeholder-note" data-testid="placeholders-hidden">
+          {fmtInt(hidden)} placeholder {hidden === 1 ? 'market' : 'markets'} hidden
+        </p>
+      ) : null}
       {e.description ? (
         <>
           <h3 className="detail-h">Description</h3>

@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, apiBase, mode, type LimitsStatus } from '../api.ts';
+import { noCatalog } from '../catalog-state.ts';
 import { fmtAgo, fmtInt } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { StorageStatusItem } from './StorageNotice.tsx';
@@ -87,6 +88,14 @@ export function OfflineBanner() {
     );
   }
   if (live.online) return null;
+  if (noCatalog(live)) {
+    // Nothing cached: "browsing keeps working" would be untrue.
+    return (
+      <div className="banner" role="alert" data-testid="offline-banner">
+        <strong>Offline, and no catalog cached yet.</strong> Connect once to download it; until then there is nothing to browse.
+      </div>
+    );
+  }
   if (live.status?.sync.phase === 'offline' && live.status.offline) {
     // Started with --offline: a choice, not a failure.
     return (

@@ -3,6 +3,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { api, type Event } from '../api.ts';
+import { eventLeader, fmtCents, fmtChance, isPlaceholder, type Leader } from '../chance.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { FilterBar } from '../components/FilterBar.tsx';
 import { fmtDate, fmtInt, fmtMoney } from '../format.ts';
@@ -11,6 +12,13 @@ import { useBlockList } from '../grid/useBlockList.ts';
 import { useNav } from '../nav.tsx';
 import { filterParams, useUi, type CatalogFilters } from '../ui-state.tsx';
 import { Empty } from './Markets.tsx';
+
+// Two columns read the leader: parse the nested markets once per row object.
+const leaders = new WeakMap<Event, Leader | undefined>();
+function leaderOf(e: Event): Leader | undefined {
+  if (!leaders.has(e)) leaders.set(e, eventLeader(e.markets ?? []));
+  return leaders.get(e);
+}
 
 export const EVENT_COLUMNS: GridColumn<Event>[] = [
   { id: 'title', header: 'Event', size: 380, grow: true, sortable: true, cell: (e) => e.title ?? e.slug ?? e.id, title: (e) => e.title },
@@ -26,7 +34,36 @@ export const EVENT_COLUMNS: GridColumn<Event>[] = [
         .join(' · ') || '—',
     title: (e) => (e.tags ?? []).map((t) => t.label).join(', '),
   },
-  { id: 'markets', header: 'Markets', size: 76, align: 'right', cell: (e) => fmtInt(e.markets?.length ?? 0) },
+  {
+    id: 'leading',
+    header: 'Leading',
+    size: 180,
+    className: 'ev-leading',
+    cell: (e) => leaderOf(e)?.label ?? '—',
+    title: (e) => leaderOf(e)?.label,
+  },
+  {
+    id: 'chance',
+    header: 'Chance',
+    size: 72,
+    minSize: 64,
+    align: 'right',
+    className: 'ev-chance',
+    cell: (e) => fmtChance(leaderOf(e)?.price),
+    title: (e) => {
+      const l = leaderOf(e);
+      return l ? `${l.label}: ${fmtChance(l.price)} chance, ${fmtCents(l.price)}` : undefined;
+    },
+  },
+  {
+    id: 'markets',
+    header: 'Markets',
+    size: 76,
+    align: 'right',
+    className: 'ev-markets',
+    // Placeholders ("Person A", no prices) are not markets one can trade yet.
+    cell: (e) => fmtInt((e.markets ?? []).filter((m) => !isPlaceholder(m)).length),
+  },
   { id: 'volume', header: 'Volume', size: 96, align: 'right', sortable: true, descFirst: true, cell: (e) => fmtMoney(e.volume) },
   {
     id: 'volume24hr',

@@ -7,6 +7,7 @@ import { useKeyedState } from '../hooks/useKeyedState.ts';
 import { Segmented } from '../components/Segmented.tsx';
 import {
   api,
+  ApiError,
   LEADERBOARD_CATEGORIES,
   LEADERBOARD_PERIODS,
   UnavailableOpError,
@@ -72,7 +73,19 @@ export function LeaderboardView() {
   const set = (patch: Partial<typeof lb>) => setUi((s) => ({ ...s, leaderboard: { ...s.leaderboard, ...patch } }));
   const rows = q.data ?? [];
   const unavailable = q.error instanceof UnavailableOpError;
-  const state = unavailable ? 'unavailable' : q.isPending ? 'loading' : q.isError ? 'error' : rows.length === 0 ? 'empty' : 'ready';
+  // Offline with nothing cached, the service answers 500: say that, not its error code.
+  const uncached = !live.online && q.error instanceof ApiError && q.error.status === 500;
+  const state = unavailable
+    ? 'unavailable'
+    : q.isPending
+      ? 'loading'
+      : uncached
+        ? 'uncached'
+        : q.isError
+          ? 'error'
+          : rows.length === 0
+            ? 'empty'
+            : 'ready';
 
   return (
     <section
@@ -127,6 +140,10 @@ export function LeaderboardView() {
           <div className="empty">
             <p className="empty-title">Leaderboards are not available from this service</p>
             <p className="empty-hint">This version of the marketdesk service does not serve leaderboards yet.</p>
+          </div>
+        ) : state === 'uncached' ? (
+          <div className="empty" data-testid="leaderboard-uncached">
+            <p className="empty-title">No leaderboard cached yet; it loads when the service is online</p>
           </div>
         ) : state === 'error' ? (
           <div className="empty">

@@ -4,11 +4,13 @@
  */
 import { useCallback, useMemo } from 'react';
 import { api, type Market } from '../api.ts';
+import { noCatalog } from '../catalog-state.ts';
 import { outcomePrices, StatusBadge } from '../components/cells.tsx';
 import { FilterBar } from '../components/FilterBar.tsx';
 import { fmtDate, fmtMoney } from '../format.ts';
 import { DataGrid, prepareRows, type GridColumn } from '../grid/DataGrid.tsx';
 import { useBlockList } from '../grid/useBlockList.ts';
+import { useLive } from '../live.tsx';
 import { useNav } from '../nav.tsx';
 import { filterParams, useUi, type CatalogFilters } from '../ui-state.tsx';
 
@@ -128,6 +130,15 @@ export function MarketsView() {
 }
 
 export function Empty({ noun }: { noun: string }) {
+  const missing = noCatalog(useLive());
+  if (missing) {
+    return (
+      <div className="empty" data-testid="no-catalog">
+        <p className="empty-title">No catalog yet: connect once to download it</p>
+        <p className="empty-hint">{missing.trying}</p>
+      </div>
+    );
+  }
   return (
     <div className="empty">
       <p className="empty-title">No {noun} match these filters</p>

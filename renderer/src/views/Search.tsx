@@ -1,10 +1,11 @@
 /**
  * Search results for the header's search box: events (each with its markets) and tags,
  * from the service's full-text index; debounced, paged ("more results"). A tag filters the
- * grids; an event or market opens in the detail panel.
+ * grids; an event or market opens in the detail panel, over these results (the grids behind it
+ * would show something unrelated).
  */
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
 import { api, type SearchEvent, type SearchResult } from '../api.ts';
 import { OutcomeBox, StatusBadge } from '../components/cells.tsx';
 import { fmtInt, fmtMoney, num } from '../format.ts';
@@ -49,6 +50,23 @@ export function useSearch(q: string) {
     enabled: term !== '',
     staleTime: 30_000,
   });
+}
+
+/** The results the arrow keys walk through, in screen order: events, then tags. */
+export const RESULT_SELECTOR = '[data-testid="search-event"], [data-testid="search-tag"]';
+const SEARCH_INPUT_SELECTOR = '.search-box input';
+
+/** ArrowDown/ArrowUp from a result focuses the next/previous one; up from the first returns to the box. */
+function onResultsKey(e: KeyboardEvent<HTMLButtonElement>): void {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  const body = e.currentTarget.closest('.search-body');
+  const results = body ? [...body.querySelectorAll<HTMLElement>(RESULT_SELECTOR)] : [];
+  const at = results.indexOf(e.currentTarget);
+  if (at < 0) return;
+  e.preventDefault();
+  const next = results[at + (e.key === 'ArrowDown' ? 1 : -1)];
+  if (next) next.focus();
+  else if (e.key === 'ArrowUp') document.querySelector<HTMLInputElement>(SEARCH_INPUT_SELECTOR)?.focus();
 }
 
 export function SearchView() {
@@ -125,6 +143,7 @@ export function SearchView() {
                       type="button"
                       className="tag-result"
                       data-testid="search-tag"
+                      onKeyDown={onResultsKey}
                       onClick={() => nav.filterByTag({ id: t.id, label: t.label ?? t.slug ?? t.id })}
                       title={`Show markets tagged ${t.label ?? t.id}`}
                     >
@@ -152,7 +171,8 @@ function SearchEventItem({ event }: { event: SearchEvent }) {
         type="button"
         className="result-title"
         data-testid="search-event"
-        onClick={() => nav.open('event', event.id, { tab: 'events' })}
+        onKeyDown={onResultsKey}
+        onClick={() => nav.open('event', event.id)}
       >
         {event.title ?? event.slug ?? event.id}
       </button>
@@ -160,12 +180,7 @@ function SearchEventItem({ event }: { event: SearchEvent }) {
         <ul className="result-markets">
           {markets.slice(0, MARKETS_SHOWN).map((m) => (
             <li key={m.id}>
-              <button
-                type="button"
-                className="result-market"
-                data-testid="search-market"
-                onClick={() => nav.open('market', m.id, { tab: 'markets' })}
-              >
+              <button type="button" className="result-market" data-testid="search-market" onClick={() => nav.open('market', m.id)}>
                 <span className="em-title">{(m['groupItemTitle'] as string | undefined) || m.question || m.id}</span>
                 <OutcomeBox market={m} />
                 <span className="em-vol num">{fmtMoney(m.volume)}</span>

@@ -1,0 +1,60 @@
+/**
+ * Keyboard search (Alt+3 types into the box, the arrows walk every result, Enter opens one
+ * over the results) and the empty-and-offline states (no catalog, no cached leaderboard),
+ * which must say what is true rather than blame the filters or show an error code.
+ */
+import type { Page } from '@playwright/test';
+import { startService } from '../src/service/service.ts';
+import { DEAD_UPSTREAM } from '../src/testing/fixtures.ts';
+import { openApp } from './support/env.ts';
+import { expect, test } from './support/fixtures.ts';
+
+type Json = Record<string, unknown>;
+const label = (e: Json) => String(e['title'] ?? e['slug'] ?? e['id']);
+const searchBox = (page: Page) => page.getByLabel('Search markets, events and tags');
+
+test('Alt+3 focuses the search box; the arrows walk the results and Enter opens one', async ({ app: page, api }) => {
+  const term = 'bitcoin';
+  const found = await api<{ events: Json[]; tags: Json[] }>(`/public-search?q=${term}&limit_per_type=10`);
+  expect(found.events.length, 'enough events to walk').toBeGreaterThanOrEqual(3);
+
+  await page.keyboard.press('Alt+3');
+  await expect(searchBox(page)).toBeFocused();
+  await page.keyboard.type(term);
+  await expect(searchBox(page)).toHaveValue(term);
+  await expect(page.locator(`.search-view[data-state="ready"][data-query="${term}"]`)).toBeVisible();
+
+  const results = page.locator('[data-testid="search-event"], [data-testid="search-tag"]');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  await expect(results.nth(2)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(results.nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+
+  await page.keyboard.press('Enter');
+  // The third event opens over the results, not over an unrelated grid.
+  await expect(page.getByTestId('detail-title')).toHaveText(label(found.events[2]!));
+  await expect(page.getByRole('tab', { name: 'Search', exact: true })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('offline with an empty cache says there is no catalog yet, and no cached leaderboard', async ({ page, dataDir }) => {
+  const service = await startService({ dataDir, basePort: 0, clobPort: 0, urls: DEAD_UPSTREAM, offline: true });
+  try {
+    await openApp(page, service.baseUrl!);
+    const grid = page.getByTestId('no-catalog');
+    await expect(grid).toContainText('No catalog yet: connect once to download it');
+    await expect(grid).toContainText('started offline');
+    await expect(page.getByText('No markets match these filters')).toBeHidden();
+    await expect(page.getByTestId('offline-banner')).toContainText('no catalog cached yet');
+    await expect(page.getByTestId('offline-banner')).not.toContainText('keep working');
+
+    await page.getByRole('tab', { name: 'Events', exact: true }).click();
+    await expect(page.getByTestId('no-catalog')).toContainText('No catalog yet');
+
+    await page.keyboard.press('Alt+5');
+    await expect(page.getByTestId('leaderboard-uncached')).toHaveText('No leaderboard cached yet; it loads when the service is online');
+    await expect(page.getByText('internal_error')).toBeHidden();
+  } finally {
+    await service.close();
+  }
+});
