@@ -163,6 +163,7 @@ test.describe('Electron mode', () => {
   test.beforeAll(() => {
     if (!('reason' in binary)) return;
     console.log(`Electron e2e skipped: ${binary.reason}`);
+    // Skipped where no Electron binary or display exists (its download is blocked here); the reason is printed above.
     test.skip(true, binary.reason);
   });
 

@@ -44,6 +44,7 @@ test.describe('saving the cache', () => {
     service,
     dataDir,
   }) => {
+    // A read-only data dir needs a read-only bind mount (root ignores chmod): skipped, with the reason, where mounting is not allowed.
     test.skip(mountSkipReason !== null, mountSkipReason ?? '');
     const banner = page.getByTestId('storage-banner');
     await expect(banner).toBeHidden();

@@ -101,6 +101,7 @@ describe('kills during saves', () => {
 
 if (mountSkipReason) console.log(`skipping the read-only data dir CLI tests: ${mountSkipReason}`);
 
+// Needs a read-only bind mount (root ignores chmod); skipped, with the reason printed above, where mounting is not allowed.
 describe.skipIf(mountSkipReason !== null)('a read-only data dir', () => {
   it('serve --offline starts with an unreadable cache it cannot move aside, says why in /status, and exits 0', async () => {
     const dir = tmp();

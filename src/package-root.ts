@@ -7,12 +7,23 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-function findRoot(from: string): string {
+interface PackageJson {
+  name?: string;
+  version: string;
+}
+
+function findRoot(from: string): { dir: string; pkg: PackageJson } {
   for (let dir = from; ; dir = dirname(dir)) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'marketdesk') return dir;
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
+      if (pkg.name === 'marketdesk') return { dir, pkg };
+    }
     if (dirname(dir) === dir) throw new Error(`marketdesk: no package.json above ${from}`);
   }
 }
 
-export const PACKAGE_ROOT: string = findRoot(dirname(fileURLToPath(import.meta.url)));
+const root = findRoot(dirname(fileURLToPath(import.meta.url)));
+export const PACKAGE_ROOT: string = root.dir;
+/** The version in package.json (what `/status` reports). */
+export const PACKAGE_VERSION: string = root.pkg.version;

@@ -1,11 +1,6 @@
-/**
- * The service core, composed: the cache, the upstream client, the sync engine, the contract
- * dispatcher and the HTTP faces. The headless CLI and Electron's service host both start it here.
- */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import type { FastifyInstance } from 'fastify';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_VERSION } from '../package-root.ts';
 import type { SiteMap } from '../store/catalog-reader.ts';
 import { CatalogStore } from '../store/catalog-store.ts';
 import { silentLogger, type Logger } from '../store/sqlite.ts';
@@ -29,7 +24,7 @@ import { OutboundScheduler, type SchedulerOptions } from '../limits/scheduler.ts
 import { DEFAULT_LIMITS, type LimitsTable } from '../limits/table.ts';
 
 /** package.json's version, read where the package is (src/ under tsx, out/ when bundled). */
-export const VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+export const VERSION: string = PACKAGE_VERSION;
 
 export interface ServiceOptions {
   /** undefined: memory only (tests). */

@@ -91,6 +91,7 @@ function fill(file: string): void {
 
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.includes('.tmp-'));
 
+// Needs a small tmpfs and read-only bind mounts (CAP_SYS_ADMIN); skipped, with mountSkipReason, where mounting is not allowed.
 describe.skipIf(mountSkipReason !== null)('storage on a full or read-only disk', () => {
   it('a full disk (ENOSPC): /status and the push event show the failure; the old file is intact; freeing space recovers', async () => {
     const m = mountTmpfs('30m');
