@@ -1,4 +1,3 @@
-
 import type { FastifyInstance } from 'fastify';
 import { PACKAGE_VERSION } from '../package-root.ts';
 import type { SiteMap } from '../store/catalog-reader.ts';
