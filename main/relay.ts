@@ -3,7 +3,7 @@
  * dispatch: validation, handler, error bodies), with the renderer's typed parameters turned
  * into the query-string form first. No Electron import: it runs in the service worker.
  */
-import { isApiError, operations, type OpName, type RawParams } from '../src/contract/index.ts';
+import { collectRaw, isApiError, isRawBody, operations, type OpName, type RawParams } from '../src/contract/index.ts';
 import type { Dispatch } from '../src/service/dispatch.ts';
 import type { BridgeReply } from './preload/bridge.ts';
 
@@ -37,7 +37,9 @@ export async function relay(dispatch: Dispatch, op: string, params: unknown): Pr
   const raw = toRaw(params);
   if (!raw) return badRequest('parameters must be an object of strings, numbers and booleans');
   try {
-    return { ok: true, result: await dispatch(op, raw) };
+    const result = await dispatch(op, raw);
+    // Bytes and text cross the worker port and the bridge by structured clone; a stream does not.
+    return { ok: true, result: isRawBody(result) ? await collectRaw(result) : result };
   } catch (e) {
     if (isApiError(e)) {
       // The clob face answers `{error}` only; IPC answers exactly what HTTP would.

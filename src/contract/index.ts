@@ -3,3 +3,4 @@ export * from './params.ts';
 export * from './types.ts';
 export * from './errors.ts';
 export * from './push.ts';
+export * from './raw.ts';

@@ -3,7 +3,20 @@
  * Every answer is JSON; every error is one of the spec's bodies, never a stack trace.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { ApiError, ROUTES, isApiError, notFound, opNames, servedOn, type Face, type RawParams, type RouteDef } from '../contract/index.ts';
+import { Readable } from 'node:stream';
+import {
+  ApiError,
+  ROUTES,
+  isApiError,
+  isRawBody,
+  type RawBody,
+  notFound,
+  opNames,
+  servedOn,
+  type Face,
+  type RawParams,
+  type RouteDef,
+} from '../contract/index.ts';
 import type { Logger } from '../store/sqlite.ts';
 import type { Dispatch } from '../service/dispatch.ts';
 import { ResponseCache, cacheKey } from './response-cache.ts';
@@ -40,6 +53,15 @@ function sendError(reply: FastifyReply, face: Face, e: ApiError): FastifyReply {
   // The clob face's error bodies are `{error}` only (spec section 7).
   const body = face === 'clob' && 'type' in e.body ? { error: e.body.error } : e.body;
   return reply.code(e.status).type('application/json').send(body);
+}
+
+/** An image or a CSV export: bytes as they are, a text stream chunk by chunk as it is produced. */
+function sendRaw(reply: FastifyReply, r: RawBody): FastifyReply {
+  for (const [k, v] of Object.entries(r.headers ?? {})) reply.header(k, v);
+  reply.type(r.contentType);
+  return reply.send(
+    r.body instanceof Uint8Array ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : Readable.from(r.body),
+  );
 }
 
 /** A client error body in the face's family. */
@@ -155,7 +177,9 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
         // A Polymarket client (POLY_* headers) gets Polymarket's wire format; every other caller the spec's.
         const dialect = def.auth === 'l2' && identity.family(req) === 'POLY' ? 'polymarket' : 'spec';
         const ctx = { header: (n: string, v: string) => void reply.header(n, v), signal: gone.signal, dialect } as const;
-        const body = JSON.stringify(await dispatch(name, raw, ctx));
+        const result = await dispatch(name, raw, ctx);
+        if (isRawBody(result)) return sendRaw(reply, result);
+        const body = JSON.stringify(result);
         if (cacheable) cache.set(key, opts.catalogVersion!(), body);
         return reply.type('application/json').send(body);
       },
