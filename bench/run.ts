@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui|persist|account|fairness]`
+ * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui|persist|account|fairness|export]`
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -258,6 +258,13 @@ try {
       seconds: Number(values['fair-seconds']),
     });
     results['fairness'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- export: whole listings as CSV against the listing paged over HTTP (own serve processes) --
+  if (want('export')) {
+    const { benchExport } = await import('./export.ts');
+    const r = await benchExport(cacheDir, procs);
+    results['export'] = r.results;
     report.push(...r.report);
   }
   // ---- persistence: the longest pause a write to disk causes to queries (in process) --------

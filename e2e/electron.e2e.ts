@@ -202,7 +202,7 @@ test.describe('Electron mode', () => {
     const again = await launch();
     // Last tab remembered; credentials handed to the restarted core.
     await expect(again.page.getByRole('tab', { name: 'Orders', exact: true })).toHaveAttribute('aria-selected', 'true');
-    await expect(journey.pager(again.page)).toContainText(`Page 1 · ${pages[0]!.data.length} orders`);
+    await expect(journey.pager(again.page)).toContainText(`1–${pages[0]!.data.length} of`);
   });
 
   test('keeps browsing offline with the banner', async ({ desktop, fake }) => {

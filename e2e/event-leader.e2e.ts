@@ -4,7 +4,7 @@
  * leader and its chance. Expected values come from the service's own /events answer.
  */
 import { expect, test } from './support/fixtures.ts';
-import { gridShows, hasPrice, pricesOf, showTab } from './support/journeys.ts';
+import { BY_DAY_VOLUME, gridShows, hasPrice, pricesOf, showTab } from './support/journeys.ts';
 
 type Json = Record<string, unknown>;
 
@@ -17,8 +17,8 @@ const chance = (p: number) => (p > 0 && p < 0.01 ? '<1%' : p > 0.99 && p < 1 ? '
 const leaderFirst = (a: Json, b: Json) => Number(!!a['closed']) - Number(!!b['closed']) || yes(b) - yes(a) || volume(b) - volume(a);
 
 test('the event panel and the Events grid lead with the highest-priced market', async ({ app: page, api }) => {
-  // The grid's default order; the first rows are on screen without scrolling.
-  const events = (await api<Json[]>('/events?limit=10&closed=false&order=volume&ascending=false')).slice(0, 8);
+  // The grid's default order (24h volume, highest first); the first rows are on screen without scrolling.
+  const events = (await api<Json[]>(`/events?limit=10&closed=false&${BY_DAY_VOLUME}`)).slice(0, 8);
   const multi = events
     .map((e, index) => {
       const priced = ((e['markets'] as Json[] | undefined) ?? []).filter(hasPrice);

@@ -1,5 +1,5 @@
 /**
- * Keyboard search (Alt+3 types into the box, the arrows walk every result, Enter opens one
+ * Keyboard search (Alt+4 types into the box, the arrows walk every result, Enter opens one
  * over the results) and the empty-and-offline states (no catalog, no cached leaderboard),
  * which must say what is true rather than blame the filters or show an error code.
  */
@@ -13,12 +13,12 @@ type Json = Record<string, unknown>;
 const label = (e: Json) => String(e['title'] ?? e['slug'] ?? e['id']);
 const searchBox = (page: Page) => page.getByLabel('Search markets, events and tags');
 
-test('Alt+3 focuses the search box; the arrows walk the results and Enter opens one', async ({ app: page, api }) => {
+test('Alt+4 (the Search tab) focuses the search box; the arrows walk the results and Enter opens one', async ({ app: page, api }) => {
   const term = 'bitcoin';
   const found = await api<{ events: Json[]; tags: Json[] }>(`/public-search?q=${term}&limit_per_type=10`);
   expect(found.events.length, 'enough events to walk').toBeGreaterThanOrEqual(3);
 
-  await page.keyboard.press('Alt+3');
+  await page.keyboard.press('Alt+4');
   await expect(searchBox(page)).toBeFocused();
   await page.keyboard.type(term);
   await expect(searchBox(page)).toHaveValue(term);
@@ -51,7 +51,7 @@ test('offline with an empty cache says there is no catalog yet, and no cached le
     await page.getByRole('tab', { name: 'Events', exact: true }).click();
     await expect(page.getByTestId('no-catalog')).toContainText('No catalog yet');
 
-    await page.keyboard.press('Alt+5');
+    await page.keyboard.press('Alt+6');
     await expect(page.getByTestId('leaderboard-uncached')).toHaveText('No leaderboard cached yet; it loads when the service is online');
     await expect(page.getByText('internal_error')).toBeHidden();
   } finally {

@@ -77,8 +77,10 @@ test.describe('web mode (fixture catalog)', () => {
     const width = async (l: Locator) => (await l.boundingBox())?.width ?? Number.NaN;
     await journey.showTab(page, 'Markets');
     const dayVolume = page.locator('[role="columnheader"]', { hasText: '24h vol' });
-    await dayVolume.locator('button').click();
+    // The default sort (24h volume, highest first) flips to lowest first: not the default, so it must be remembered.
     await expect(dayVolume).toHaveAttribute('aria-sort', 'descending');
+    await dayVolume.locator('button').click();
+    await expect(dayVolume).toHaveAttribute('aria-sort', 'ascending');
     await page.getByLabel('Closed filter').selectOption('any');
     // Widen the Event column by dragging its header's edge.
     const eventHeader = page.locator('[role="columnheader"]', { has: page.locator('.th-label:text-is("Event")') });
@@ -90,18 +92,18 @@ test.describe('web mode (fixture catalog)', () => {
     await page.mouse.up();
     await expect.poll(async () => Math.abs((await width(eventHeader)) - before - 80), 'the column is 80 px wider').toBeLessThanOrEqual(2);
     const widened = await width(eventHeader);
-    const cell = page.locator('[data-testid="market-row"][data-index="0"] [role="gridcell"]').nth(1);
+    const cell = page.locator('[data-testid="market-row"][data-index="0"] [role="gridcell"].col-event');
     await expect.poll(async () => Math.abs((await width(cell)) - widened), 'cells follow the header width').toBeLessThanOrEqual(1);
     await journey.showTab(page, 'Events');
     // Saved a moment after the change (debounced): wait for it to be in storage before reloading.
     await expect
       .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('marketdesk.ui.v1') ?? '{}') as unknown))
-      .toMatchObject({ tab: 'events', markets: { filters: { closed: 'any' } } });
+      .toMatchObject({ tab: 'events', markets: { sort: { field: 'volume24hr', desc: false }, filters: { closed: 'any' } } });
     await page.reload();
     await expect(page.locator('[data-ready="true"]')).toBeAttached();
     await expect(page.getByRole('tab', { name: 'Events', exact: true })).toHaveAttribute('aria-selected', 'true');
     await journey.showTab(page, 'Markets');
-    await expect(dayVolume).toHaveAttribute('aria-sort', 'descending');
+    await expect(dayVolume).toHaveAttribute('aria-sort', 'ascending');
     await expect(page.getByLabel('Closed filter')).toHaveValue('any');
     await expect
       .poll(async () => Math.abs((await width(eventHeader)) - widened), 'the column width survives the reload')

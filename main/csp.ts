@@ -4,13 +4,18 @@
  * because header injection is unreliable for file:// pages and the same page is served in
  * web mode. No Electron import here: electron.vite.config.ts reads it too.
  */
+import { ICON_SCHEME } from './icon-scheme.ts';
+
 const directives = (dev: boolean): string[] => [
   "default-src 'none'",
   "script-src 'self'",
   // Vite's dev server injects CSS through <style> elements; the built app only links files.
   dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
-  // Market images and trader avatars come from the venue's CDN.
-  "img-src 'self' data: https:",
+  // Pictures come only from the service's icon cache (src/icons/): the desktop app's privileged
+  // scheme (main/icon-protocol.ts), or `/icons/...` on the page's own origin in web mode (whose
+  // header, src/http/web-ui.ts, narrows this to 'self'). No CDN, no data: URLs; trader avatars
+  // show initials.
+  `img-src 'self' ${ICON_SCHEME}:`,
   "font-src 'self'",
   // Web mode fetches the API from the same origin; the dev server also needs its HMR socket.
   "connect-src 'self'",

@@ -13,6 +13,7 @@ import {
   dialog,
   ipcMain,
   nativeTheme,
+  protocol,
   safeStorage,
   session,
   shell,
@@ -26,6 +27,7 @@ import { pathToFileURL } from 'node:url';
 import { opNames } from '../src/contract/routes.ts';
 import { isProfileName, resolveUrls } from '../src/upstream/profiles.ts';
 import { rendererCspHeader } from './csp.ts';
+import { ICON_SCHEME, ICON_SCHEME_PRIVILEGES, iconResponse } from './icon-protocol.ts';
 import { trustedDevServerUrl } from './dev-server.ts';
 import { decideLink, GestureTracker, VENUE_SITES } from './navigation.ts';
 import { CredentialError, CredentialStore, type Cipher } from './credentials.ts';
@@ -81,6 +83,8 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   // Every renderer is sandboxed, including any created by accident.
   app.enableSandbox();
+  // Icons come from the core over IPC, not the HTTP faces (which may be off): before ready, as Electron requires.
+  protocol.registerSchemesAsPrivileged([{ scheme: ICON_SCHEME, privileges: ICON_SCHEME_PRIVILEGES }]);
   app.on('second-instance', () => {
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
@@ -114,6 +118,9 @@ if (!app.requestSingleInstanceLock()) {
     host.onEvent((name, payload) => {
       mainWindow?.webContents.send(EVENT_CHANNEL, name, payload);
     });
+    protocol.handle(ICON_SCHEME, (req) =>
+      iconResponse(req.url, (op, params) => (host ? host.invoke(op, params) : Promise.reject(new Error('no core')))),
+    );
     ipcMain.handle(INVOKE_CHANNEL, handleInvoke);
     ipcMain.handle(DESKTOP_CHANNEL, handleDesktop);
     createWindow();

@@ -66,6 +66,11 @@ describe('main process (built, electron stand-in)', () => {
     expect(r['untrusted']).toMatchObject({ ok: false, status: 403 });
     expect(r['settings']).toEqual({ ok: true, result: { httpEnabled: true, basePort: 7310, clobPort: 7311, allowedOrigins: [] } });
     expect(r['badOrigins']).toMatchObject({ ok: false, status: 400, body: { error: expect.stringMatching(/not an origin/) } });
+    expect(r['icon']).toEqual({
+      privileged: [{ scheme: 'marketdesk-icon', privileges: { standard: true, secure: true, supportFetchAPI: true } }],
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
+    });
     expect(r['loaded']).toBe(path.join(ROOT, 'out/renderer/index.html'));
     expect(r['nav']).toEqual({
       scriptOpen: 'deny',

@@ -54,6 +54,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     clob: { credentials: DEMO_CREDENTIALS, generate: { count: opts.orders ?? 275 } },
     // The upstream's real budgets: the service's scheduler keeps under them, as it would live.
     limits: 'spec',
+    // Market and event pictures from the fake itself (the recorded CDN URLs are not reachable offline).
+    images: 'local',
   });
   const tmp = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'marketdesk-demo-'));

@@ -38,7 +38,8 @@ export type Catalog = { fixtures: true } | { synthetic: number };
 /** A fake upstream on a free port; `extra` adds e.g. a CLOB account (`clob`). */
 export async function startFake(catalog: Catalog, extra: Omit<FakeUpstreamOptions, 'catalog'> = {}): Promise<FakeUpstream> {
   const c = 'fixtures' in catalog ? await loadFixtureCatalog(FIXTURES) : createSyntheticCatalog({ markets: catalog.synthetic, seed: 1 });
-  return startFakeUpstream({ catalog: c, ...extra });
+  // Pictures from the fake itself (the recorded S3 links are unreachable here), so icons show.
+  return startFakeUpstream({ catalog: c, images: 'local', ...extra });
 }
 
 /** The service on ephemeral ports with its own data dir, synced once before the UI opens. */

@@ -19,14 +19,40 @@ export function httpOracle(baseUrl: string): Oracle {
   };
 }
 
+/** A price as the UI reads one: a number or a non-blank numeric string ("" and null are no price). */
+const isPrice = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number.isFinite(Number(v));
+
 /** The market's prices (outcomePrices, a JSON-encoded string array) as numbers; [] for a placeholder. */
 export function pricesOf(m: Json): number[] {
   const raw = m['outcomePrices'];
-  if (typeof raw !== 'string' || raw === '') return [];
-  const list = JSON.parse(raw) as unknown[];
-  return list.map(Number).filter((n) => Number.isFinite(n));
+  let list: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      list = raw === '' ? [] : JSON.parse(raw);
+    } catch {
+      list = [];
+    }
+  }
+  return Array.isArray(list) ? list.filter(isPrice).map(Number) : [];
 }
 export const hasPrice = (m: Json) => pricesOf(m).length > 0;
+
+/** The grids' default order: 24h volume, highest first. */
+export const BY_DAY_VOLUME = 'order=volume24hr&ascending=false';
+
+/**
+ * The markets the grid shows for `query` (filters and order), up to `n`: the service's listing
+ * read in the grid's blocks of 100, with the placeholders (no prices) left out as the grid does.
+ */
+export async function shownMarkets(api: Oracle, query: string, n = 5): Promise<Json[]> {
+  const out: Json[] = [];
+  for (let offset = 0; out.length < n; offset += 100) {
+    const block = await api<Json[]>(`/markets?limit=100&offset=${offset}&${query}`);
+    out.push(...block.filter(hasPrice));
+    if (block.length < 100) break;
+  }
+  return out.slice(0, n);
+}
 
 const label = (m: Json) => String(m['question'] ?? m['slug'] ?? m['id']);
 const eventLabel = (e: Json) => String(e['title'] ?? e['slug'] ?? e['id']);
@@ -60,11 +86,21 @@ const detailTitle = (page: Page) => page.getByTestId('detail-title');
 
 export async function browseAndSort(page: Page, api: Oracle): Promise<void> {
   await showTab(page, 'Markets');
-  const desc = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=false');
-  const asc = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=true');
-  await gridShows(page, desc.map(label));
+  // The default: 24h volume, highest first.
+  const byDay = await shownMarkets(api, `closed=false&${BY_DAY_VOLUME}`);
+  await gridShows(page, byDay.map(label));
+  const dayVolume = header(page, '24h vol');
   const volume = header(page, 'Volume');
+  await expect(dayVolume).toHaveAttribute('aria-sort', 'descending');
+  await expect(volume).toHaveAttribute('aria-sort', 'none');
+
+  // A money column sorts highest first at the first click, then flips.
+  const desc = await shownMarkets(api, 'closed=false&order=volumeNum&ascending=false');
+  const asc = await shownMarkets(api, 'closed=false&order=volumeNum&ascending=true');
+  await volume.locator('button').click();
   await expect(volume).toHaveAttribute('aria-sort', 'descending');
+  await expect(dayVolume).toHaveAttribute('aria-sort', 'none');
+  await gridShows(page, desc.map(label));
 
   await volume.locator('button').click();
   await expect(volume).toHaveAttribute('aria-sort', 'ascending');
@@ -75,54 +111,71 @@ export async function browseAndSort(page: Page, api: Oracle): Promise<void> {
   await gridShows(page, desc.map(label));
 
   // Another column: first click on a text column sorts ascending.
-  const byQuestion = await api<Json[]>('/markets?limit=5&closed=false&order=question&ascending=true');
+  const byQuestion = await shownMarkets(api, 'closed=false&order=question&ascending=true');
   await header(page, 'Market').locator('button').click();
   await expect(header(page, 'Market')).toHaveAttribute('aria-sort', 'ascending');
   await gridShows(page, byQuestion.map(label));
-  await volume.locator('button').click();
-  await gridShows(page, desc.map(label));
+  await dayVolume.locator('button').click();
+  await expect(dayVolume).toHaveAttribute('aria-sort', 'descending');
+  await gridShows(page, byDay.map(label));
 }
 
-/** A tag that has some, but fewer than 100, open markets: the grid shows all of them. */
-async function pickTag(api: Oracle): Promise<{ id: string; label: string; markets: Json[] }> {
+/**
+ * A tag with some, but fewer than 100, open markets (one block: the grid loads them all), at
+ * least 3 of them priced; one with placeholders among them when the catalog has such a tag.
+ */
+async function pickTag(api: Oracle): Promise<{ id: string; label: string; markets: Json[]; priced: Json[] }> {
   const tags = await api<Json[]>('/tags?limit=1000');
+  let found: { id: string; label: string; markets: Json[]; priced: Json[] } | undefined;
   for (const t of tags) {
     if (!t['label']) continue;
-    const markets = await api<Json[]>(`/markets?limit=100&closed=false&tag_id=${String(t['id'])}&order=volumeNum&ascending=false`);
-    if (markets.length >= 3 && markets.length < 100) return { id: String(t['id']), label: String(t['label']), markets };
+    const id = String(t['id']);
+    const markets = await api<Json[]>(`/markets?limit=100&closed=false&tag_id=${id}&${BY_DAY_VOLUME}`);
+    const priced = markets.filter(hasPrice);
+    if (priced.length < 3 || markets.length >= 100) continue;
+    found ??= { id, label: String(t['label']), markets, priced };
+    if (priced.length < markets.length) return { id, label: String(t['label']), markets, priced };
   }
-  throw new Error('no tag with between 3 and 99 open markets in this catalog');
+  if (!found) throw new Error('no tag with between 3 and 99 open markets, 3 of them priced, in this catalog');
+  return found;
 }
 
 export async function filterByTagAndStatus(page: Page, api: Oracle): Promise<void> {
   await showTab(page, 'Markets');
   const tag = await pickTag(api);
   await page.getByLabel('Tag filter').selectOption(tag.id);
-  await gridShows(page, tag.markets.map(label));
-  await expect(page.getByTestId('row-count')).toHaveText(`${tag.markets.length} markets`);
-  // Everything the service returned is in the grid, nothing more.
-  await expect(page.locator('.grid')).toHaveAttribute('data-rows', String(tag.markets.length));
+  await gridShows(page, tag.priced.map(label));
+  // The header counts what the service counts, placeholders included; the note says how many are hidden.
+  const { count } = await api<{ count: number }>(`/markets/count?closed=false&tag_id=${tag.id}`);
+  expect(count, 'the count route agrees with the listing').toBe(tag.markets.length);
+  await expect(page.getByTestId('row-count')).toHaveText(`${count.toLocaleString('en-US')} markets`);
+  const hidden = tag.markets.length - tag.priced.length;
+  const note = page.getByTestId('grid-placeholders-hidden');
+  if (hidden > 0) await expect(note).toHaveText(`${hidden} placeholder ${hidden === 1 ? 'market' : 'markets'} hidden`);
+  else await expect(note).toHaveCount(0);
+  // Every priced market the service returned is in the grid, nothing more.
+  await expect(page.locator('.grid')).toHaveAttribute('data-rows', String(tag.priced.length));
 
   // Closed: yes (within the tag), then any.
-  const closed = await api<Json[]>(`/markets?limit=100&closed=true&tag_id=${tag.id}&order=volumeNum&ascending=false`);
+  const closed = await shownMarkets(api, `closed=true&tag_id=${tag.id}&${BY_DAY_VOLUME}`);
   await page.getByLabel('Closed filter').selectOption('yes');
   await gridShows(page, closed.map(label));
-  const all = await api<Json[]>(`/markets?limit=100&tag_id=${tag.id}&order=volumeNum&ascending=false`);
+  const all = await shownMarkets(api, `tag_id=${tag.id}&${BY_DAY_VOLUME}`);
   await page.getByLabel('Closed filter').selectOption('any');
   await gridShows(page, all.map(label));
-  const active = await api<Json[]>(`/markets?limit=100&active=true&archived=false&tag_id=${tag.id}&order=volumeNum&ascending=false`);
+  const active = await shownMarkets(api, `active=true&archived=false&tag_id=${tag.id}&${BY_DAY_VOLUME}`);
   await page.getByLabel('Active filter').selectOption('yes');
   await page.getByLabel('Archived filter').selectOption('no');
   await gridShows(page, active.map(label));
 
   await page.getByRole('button', { name: 'Reset filters' }).click();
-  const open = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=false');
+  const open = await shownMarkets(api, `closed=false&${BY_DAY_VOLUME}`);
   await gridShows(page, open.map(label));
 }
 
 export async function openDetail(page: Page, api: Oracle): Promise<void> {
   await showTab(page, 'Markets');
-  const top = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=false');
+  const top = await shownMarkets(api, `closed=false&${BY_DAY_VOLUME}`);
   await gridShows(page, top.map(label));
   const detail = page.getByTestId('detail');
 
@@ -158,7 +211,7 @@ export async function openDetail(page: Page, api: Oracle): Promise<void> {
     await expect(detailTitle(page)).toHaveText(eventLabel(event));
     await page.getByRole('button', { name: 'Show in markets grid' }).click();
     await expect(page.getByTestId('event-filter')).toBeVisible();
-    const ofEvent = await api<Json[]>(`/markets?limit=100&event_id=${String(event['id'])}&order=volumeNum&ascending=false`);
+    const ofEvent = await shownMarkets(api, `event_id=${String(event['id'])}&${BY_DAY_VOLUME}`);
     await gridShows(page, ofEvent.map(label));
     await page.getByRole('button', { name: 'Clear event filter' }).click();
     await page.keyboard.press('Escape');
@@ -167,7 +220,7 @@ export async function openDetail(page: Page, api: Oracle): Promise<void> {
 
 export async function eventsGrid(page: Page, api: Oracle): Promise<void> {
   await showTab(page, 'Events');
-  const top = await api<Json[]>('/events?limit=5&closed=false&order=volume&ascending=false');
+  const top = await api<Json[]>(`/events?limit=5&closed=false&${BY_DAY_VOLUME}`);
   await gridShows(page, top.map(eventLabel), 'event-row');
   await page.locator('[data-testid="event-row"][data-index="0"]').click();
   await expect(detailTitle(page)).toHaveText(eventLabel(top[0]!));
@@ -203,7 +256,7 @@ export async function searchAndOpen(page: Page, api: Oracle, term: string): Prom
     await page.getByTestId('search-tag').first().click();
     await expect(page.getByRole('tab', { name: 'Markets', exact: true })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByLabel('Tag filter')).toHaveValue(String(tag['id']));
-    const tagged = await api<Json[]>(`/markets?limit=5&closed=false&tag_id=${String(tag['id'])}&order=volumeNum&ascending=false`);
+    const tagged = await shownMarkets(api, `closed=false&tag_id=${String(tag['id'])}&${BY_DAY_VOLUME}`);
     await gridShows(page, tagged.map(label));
     await page.getByRole('button', { name: 'Reset filters' }).click();
   }
@@ -240,8 +293,10 @@ export async function offline(page: Page, api: Oracle, goOffline: () => Promise<
   await goOffline();
   await expect(page.getByTestId('offline-banner')).toBeVisible();
   await expect(page.getByTestId('online-indicator')).toHaveText('Offline');
-  const asc = await api<Json[]>('/markets?limit=5&closed=false&order=volumeNum&ascending=true');
-  await header(page, 'Volume').locator('button').click();
+  // A new sort, answered from the cache: 24h volume (the default, highest first) flips to lowest first.
+  const asc = await shownMarkets(api, 'closed=false&order=volume24hr&ascending=true');
+  await header(page, '24h vol').locator('button').click();
+  await expect(header(page, '24h vol')).toHaveAttribute('aria-sort', 'ascending');
   await gridShows(page, asc.map(label));
   await page.locator('[data-testid="market-row"][data-index="0"]').click();
   await expect(detailTitle(page)).toHaveText(label(asc[0]!));
@@ -291,7 +346,7 @@ export async function orderPages(orders: OrdersOracle): Promise<OrdersPage[]> {
   return pages;
 }
 
-/** The orders view's pager line, e.g. "Page 2 · 100 orders". */
+/** The orders view's pager, e.g. "101–200 of 275 orders". */
 export const pager = (page: Page) => page.locator('.view[aria-label="Orders"] .pager');
 
 /**
@@ -305,9 +360,10 @@ export async function ordersWithCredentials(page: Page, creds: Creds, orders: Or
   await fillCredentials(page, creds);
   const pages = await orderPages(orders);
   expect(pages.length, 'the account has more than one page of orders').toBeGreaterThan(1);
+  const total = pages.reduce((n, p) => n + p.data.length, 0);
   for (const [i, p] of pages.entries()) {
     if (i > 0) await page.getByRole('button', { name: 'Next →' }).click();
-    await expect(pager(page)).toContainText(`Page ${i + 1} · ${p.data.length} orders`);
+    await expect(pager(page)).toContainText(`${i * 100 + 1}–${i * 100 + p.data.length} of ${total} orders`);
   }
   await expect(page.getByRole('button', { name: 'Next →' })).toBeDisabled();
   return pages;

@@ -18,6 +18,9 @@ export const stub = {
   dialogs: [],
   dialogAnswer: 0,
   permissionsRefused: 0,
+  /** Schemes registered as privileged, and the handlers of custom protocols by scheme. */
+  privileged: [],
+  protocols: new Map(),
 };
 
 export const app = {
@@ -97,6 +100,10 @@ export const dialog = {
 };
 export const ipcMain = { handle: (channel, fn) => stub.handlers.set(channel, fn) };
 export const nativeTheme = { shouldUseDarkColors: false };
+export const protocol = {
+  registerSchemesAsPrivileged: (schemes) => stub.privileged.push(...schemes),
+  handle: (scheme, fn) => stub.protocols.set(scheme, fn),
+};
 export const shell = {
   openExternal: (url) => {
     stub.opened.push(url);
@@ -117,4 +124,4 @@ export const session = {
     setPermissionCheckHandler() {},
   },
 };
-export default { app, BrowserWindow, dialog, ipcMain, nativeTheme, shell, safeStorage, session };
+export default { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, shell, safeStorage, session };

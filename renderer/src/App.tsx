@@ -6,28 +6,27 @@
 import { useEffect, useRef, useState } from 'react';
 import icon from '../../resources/icon.svg';
 import { mode } from './api.ts';
-import { DetailPanel } from './components/DetailPanel.tsx';
+import { DetailPanel } from './panel/DetailPanel.tsx';
+import { SearchBox } from './shell/SearchBox.tsx';
+import { Tabs } from './shell/Tabs.tsx';
+import { useShortcuts } from './shell/useShortcuts.ts';
 import { CredentialsDialog, SettingsDialog } from './components/Dialogs.tsx';
 import { OfflineBanner, StatusBar } from './components/StatusBar.tsx';
 import { StorageBanner } from './components/StorageNotice.tsx';
 import { LiveProvider, useLive } from './live.tsx';
 import { NavProvider, useNav } from './nav.tsx';
 import { loadUiState } from './persist.ts';
-import { readUiState, TABS, UiStateProvider, useUi, type Tab, type UiState } from './ui-state.tsx';
+import { readUiState, UiStateProvider, useUi, type Tab, type UiState } from './ui-state.tsx';
 import { EventsView } from './views/Events.tsx';
 import { LeaderboardView } from './views/Leaderboard.tsx';
 import { MarketsView } from './views/Markets.tsx';
 import { OrdersView } from './views/Orders.tsx';
-import { RESULT_SELECTOR, SearchView } from './views/Search.tsx';
+import { SearchView } from './views/Search.tsx';
+import { WatchlistView } from './views/Watchlist.tsx';
+import { WatchlistProvider } from './watchlist.tsx';
 
-const TAB_LABEL: Record<Tab, string> = {
-  markets: 'Markets',
-  events: 'Events',
-  search: 'Search',
-  orders: 'Orders',
-  leaderboard: 'Leaderboard',
-};
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+/** Tabs whose rows open the side panel. */
+const PANEL_TABS = new Set<Tab>(['watchlist', 'markets', 'events', 'search']);
 
 export function App() {
   const [initial, setInitial] = useState<UiState>();
@@ -38,9 +37,11 @@ export function App() {
   return (
     <LiveProvider>
       <UiStateProvider initial={initial}>
-        <NavProvider>
-          <Shell />
-        </NavProvider>
+        <WatchlistProvider>
+          <NavProvider>
+            <Shell />
+          </NavProvider>
+        </WatchlistProvider>
       </UiStateProvider>
     </LiveProvider>
   );
@@ -53,88 +54,17 @@ function Shell() {
   const searchRef = useRef<HTMLInputElement>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
-        e.preventDefault();
-        searchRef.current?.focus();
-        searchRef.current?.select();
-        return;
-      }
-      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-5]$/.test(e.key)) {
-        e.preventDefault();
-        const tab = TABS[Number(e.key) - 1]!;
-        nav.showTab(tab);
-        // The Search tab is for typing: what follows the shortcut goes into the box.
-        if (tab === 'search') searchRef.current?.focus();
-        return;
-      }
-      // Esc inside a dialog belongs to the dialog.
-      if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
-        if (nav.detail) {
-          e.preventDefault();
-          nav.close();
-        } else if (document.activeElement === searchRef.current && nav.query) {
-          nav.setQuery('');
-        }
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [nav]);
+  useShortcuts(searchRef);
 
-  const showDetail = nav.detail && (ui.tab === 'markets' || ui.tab === 'events' || ui.tab === 'search');
+  const showDetail = nav.detail && PANEL_TABS.has(ui.tab);
   return (
     <div className="app" data-ready={live.ready ? 'true' : undefined} data-tab={ui.tab}>
       <header className="bar">
         <img className="bar-icon" src={icon} alt="" width={20} height={20} />
         <span className="bar-title">marketdesk</span>
-        <div className="tabs" role="tablist" aria-label="Views">
-          {TABS.map((t, i) => (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              id={`tab-${t}`}
-              aria-selected={ui.tab === t}
-              aria-controls="view"
-              className={`tab${ui.tab === t ? ' selected' : ''}`}
-              title={`${TAB_LABEL[t]} (Alt+${i + 1})`}
-              onClick={() => nav.showTab(t)}
-            >
-              {TAB_LABEL[t]}
-            </button>
-          ))}
-        </div>
+        <Tabs />
         <span className="toolbar-spacer" />
-        <div className="search-box">
-          <svg className="search-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-            <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
-            <path d="M10.5 10.5 L14 14" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-          </svg>
-          <input
-            ref={searchRef}
-            type="search"
-            aria-label="Search markets, events and tags"
-            placeholder="Search markets, events, tags"
-            value={nav.query}
-            onChange={(e) => {
-              nav.setQuery(e.target.value);
-              if (e.target.value.trim() && ui.tab !== 'search') nav.showTab('search');
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'ArrowDown' || e.key === 'Enter') {
-                const first = document.querySelector<HTMLButtonElement>(RESULT_SELECTOR);
-                if (first) {
-                  e.preventDefault();
-                  if (e.key === 'Enter') first.click();
-                  else first.focus();
-                }
-              }
-            }}
-          />
-          <kbd className="search-kbd">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
-        </div>
+        <SearchBox ref={searchRef} />
         <button
           type="button"
           className="icon-btn"
@@ -161,6 +91,7 @@ function Shell() {
       <OfflineBanner />
       <StorageBanner storage={live.storage} />
       <main className={`main${showDetail ? ' with-detail' : ''}`} id="view" role="tabpanel" aria-labelledby={`tab-${ui.tab}`}>
+        {ui.tab === 'watchlist' ? <WatchlistView /> : null}
         {ui.tab === 'markets' ? <MarketsView /> : null}
         {ui.tab === 'events' ? <EventsView /> : null}
         {ui.tab === 'search' ? <SearchView /> : null}

@@ -132,9 +132,12 @@ async function httpCall(op: string, route: Route, params: Record<string, unknown
     // Signed over the path as sent, without the query (what the face verifies); no body on GET.
     Object.assign(headers, await l2Headers(creds, { method: route.method, path: url.pathname }));
   }
+  // A POST's parameters travel in the query; the faces take a POST body as JSON only (origin-guard.ts).
+  const sent = route.method === 'POST' ? '{}' : undefined;
+  if (sent !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method: route.method, headers });
+    res = await fetch(url, { method: route.method, headers, ...(sent !== undefined ? { body: sent } : {}) });
   } catch {
     throw new ServiceUnreachableError();
   }

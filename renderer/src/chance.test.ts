@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventLeader, fmtCents, fmtChance, isPlaceholder, rankMarkets } from './chance.ts';
+import { eventLeader, fmtCents, fmtChance, isPlaceholder, marketLeader, rankMarkets, spreadOf } from './chance.ts';
 
 const m = (id: string, prices: string | null | undefined, volumeNum = 0, extra: Record<string, unknown> = {}) => ({
   id,
@@ -53,5 +53,20 @@ describe('chance', () => {
     expect(fmtChance(undefined)).toBe('—');
     expect(fmtCents(0.29)).toBe('29¢');
     expect(fmtCents(0.003)).toBe('0.3¢');
+  });
+
+  it("takes a market's chance from its Yes price, or its leading named outcome", () => {
+    expect(marketLeader(m('a', '["0.31","0.69"]'))).toEqual({ name: 'Yes', price: 0.31 });
+    expect(marketLeader({ outcomes: '["Lakers","Celtics"]', outcomePrices: '["0.42","0.58"]' })).toEqual({ name: 'Celtics', price: 0.58 });
+    expect(marketLeader(m('ph', null))).toBeUndefined();
+  });
+
+  it('takes the spread from Gamma, else from the best bid and ask', () => {
+    expect(spreadOf({ spread: 0.002, bestBid: 0.1, bestAsk: 0.5 })).toBe(0.002);
+    expect(spreadOf({ bestBid: 0.47, bestAsk: 0.49 })).toBe(0.02);
+    expect(spreadOf({ bestBid: 0.47 })).toBeUndefined();
+    expect(fmtCents(0.002)).toBe('0.2¢');
+    expect(fmtCents(0.01)).toBe('1¢');
+    expect(fmtCents(0.015)).toBe('1.5¢');
   });
 });

@@ -70,6 +70,30 @@ export function fmtChance(p: number | undefined): string {
 /** The same price in cents, as the buy buttons show it (e.g. "29¢", "0.3¢"). */
 export function fmtCents(p: number | undefined): string {
   if (p === undefined || !Number.isFinite(p)) return '—';
-  const c = p * 100;
+  // Through toFixed, as fmtChance: 0.002 * 100 is 0.19999….
+  const c = Number((p * 100).toFixed(6));
   return `${c < 1 && c > 0 ? c.toFixed(1) : Math.round(c * 10) / 10}¢`;
+}
+
+type Quoted = Pick<Market, 'outcomes' | 'outcomePrices' | 'clobTokenIds'>;
+
+/**
+ * A market's chance as Polymarket's market list shows it: for a Yes/No market the Yes price,
+ * otherwise the highest-priced outcome (two named sides, e.g. teams). Undefined without prices.
+ */
+export function marketLeader(m: Quoted): { name: string; price: number } | undefined {
+  const priced = outcomesOf(m).filter((o): o is typeof o & { price: number } => o.price !== undefined);
+  const yes = priced.find((o) => o.name.toLowerCase() === 'yes');
+  if (yes) return { name: yes.name, price: yes.price };
+  const best = priced.reduce<(typeof priced)[number] | undefined>((a, o) => (!a || o.price > a.price ? o : a), undefined);
+  return best ? { name: best.name, price: best.price } : undefined;
+}
+
+/** The bid-ask spread in dollars: Gamma's `spread`, else best ask minus best bid. */
+export function spreadOf(m: Pick<Market, 'bestBid' | 'bestAsk'> & { spread?: unknown }): number | undefined {
+  const s = num(m.spread);
+  if (s !== undefined) return s;
+  const bid = num(m.bestBid);
+  const ask = num(m.bestAsk);
+  return bid !== undefined && ask !== undefined && ask >= bid ? Math.round((ask - bid) * 1e6) / 1e6 : undefined;
 }

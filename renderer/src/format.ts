@@ -6,7 +6,14 @@ import type { Market } from './api.ts';
 
 const locale = undefined; // the user's (navigator.language)
 
-const moneyCompact = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 });
+/** Grids' money: one decimal at every scale from a thousand up ("$4.0K", "$20.3K", "$1.2M"), whole dollars below. */
+const moneyCompact = new Intl.NumberFormat(locale, {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
 const moneyFull = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const moneyExact = new Intl.NumberFormat(locale, {
   style: 'currency',
@@ -30,9 +37,13 @@ export function num(v: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** Compact money with one precision everywhere: "$592", "$4.0K", "$20.3K", "$1.2M" (never "$591.8" beside "$4K"). */
 export const fmtMoney = (v: unknown): string => {
   const n = num(v);
-  return n === undefined ? DASH : moneyCompact.format(n);
+  if (n === undefined) return DASH;
+  // Below a thousand once rounded to whole dollars ($999.6 would read "$1,000").
+  if (Math.abs(Math.round(n)) < 1000) return moneyFull.format(n);
+  return moneyCompact.format(Math.abs(n) < 1000 ? Math.round(n) : n);
 };
 export const fmtMoneyFull = (v: unknown): string => {
   const n = num(v);
@@ -55,7 +66,20 @@ export const fmtPrice = (v: unknown): string => {
 export const fmtSignedMoney = (v: unknown): string => {
   const n = num(v);
   if (n === undefined) return DASH;
-  return (n > 0 ? '+' : '') + moneyCompact.format(n);
+  return (n > 0 ? '+' : '') + fmtMoney(n);
+};
+/** The minus sign, not a hyphen: as wide as "+", so signed columns line up. */
+export const MINUS = '\u2212';
+/**
+ * A price change (Gamma's `oneDayPriceChange`, a fraction of $1) in points of chance with its
+ * sign: 0.032 -> "+3.2", -0.015 -> "−1.5", 0 -> "0.0".
+ */
+export const fmtChange = (v: unknown): string => {
+  const n = num(v);
+  if (n === undefined) return DASH;
+  const points = Math.round(n * 1000) / 10;
+  if (points === 0) return '0.0';
+  return (points > 0 ? '+' : MINUS) + Math.abs(points).toFixed(1);
 };
 
 function time(v: unknown): number | undefined {

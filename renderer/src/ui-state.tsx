@@ -13,7 +13,8 @@ import {
 } from './api.ts';
 import { saveUiState, type Persisted } from './persist.ts';
 
-export const TABS = ['markets', 'events', 'search', 'orders', 'leaderboard'] as const;
+/** In shortcut order (Alt+1 … Alt+6). Persisted by name, so states saved before the Watchlist tab still read. */
+export const TABS = ['watchlist', 'markets', 'events', 'search', 'orders', 'leaderboard'] as const;
 export type Tab = (typeof TABS)[number];
 
 export type Tri = 'any' | 'yes' | 'no';
@@ -46,8 +47,8 @@ export const DEFAULT_FILTERS: CatalogFilters = { active: 'any', closed: 'no', ar
 
 export const DEFAULT_UI: UiState = {
   tab: 'markets',
-  markets: { filters: DEFAULT_FILTERS, sort: { field: 'volumeNum', desc: true }, columnSizing: {} },
-  events: { filters: DEFAULT_FILTERS, sort: { field: 'volume', desc: true }, columnSizing: {} },
+  markets: { filters: DEFAULT_FILTERS, sort: { field: 'volume24hr', desc: true }, columnSizing: {} },
+  events: { filters: DEFAULT_FILTERS, sort: { field: 'volume24hr', desc: true }, columnSizing: {} },
   leaderboard: { category: 'OVERALL', timePeriod: 'DAY', orderBy: 'PNL' },
   orders: { market: '', asset: '' },
 };

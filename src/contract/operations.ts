@@ -11,6 +11,8 @@ import { ordersOperations } from './orders-ops.ts';
 import { leaderboardOperations } from './leaderboard-ops.ts';
 import { tradingOperations } from './trading-ops.ts';
 import { limitsOperations } from './limits-ops.ts';
+import { iconsOperations } from './icons-ops.ts';
+import { deskOperations } from './desk-ops.ts';
 import { ROUTES, type OpName } from './routes.ts';
 import type { DeclsFor, OpDecl } from './define.ts';
 import type { InputParams, ParamDefs, ParsedParams } from './params.ts';
@@ -24,6 +26,20 @@ export type { CredentialsStatus, Order, OrdersPage, OrdersStatus } from './order
 export type { LeaderboardEntry, LeaderboardMeta } from './leaderboard-ops.ts';
 export type { OrderBook, OrderCancelled, OrderPlaced, PriceLevel, PricePoint, TradesPage } from './trading-ops.ts';
 export type { HostStatus, LimitsStatus, SchedulerStatus, WindowStatus } from './limits-ops.ts';
+export {
+  CHART_INTERVALS,
+  EXPORT_LISTS,
+  WATCH_KINDS,
+  type BookLevel,
+  type ChartInterval,
+  type ExportList,
+  type MarketBook,
+  type MarketChart,
+  type OutcomeBook,
+  type WatchItem,
+  type WatchKind,
+  type WatchList,
+} from './desk-ops.ts';
 
 const decls = {
   ...catalogOperations,
@@ -33,6 +49,8 @@ const decls = {
   ...leaderboardOperations,
   ...tradingOperations,
   ...limitsOperations,
+  ...iconsOperations,
+  ...deskOperations,
 } satisfies DeclsFor<typeof ROUTES>;
 type Decls = typeof decls;
 

@@ -11,7 +11,8 @@
  */
 import { z } from 'zod';
 import { op, type DeclsFor } from './define.ts';
-import { str, type ParamDef } from './params.ts';
+import { bool, int, oneOf, str, type ParamDef } from './params.ts';
+import type { RawBody } from './raw.ts';
 import type { ordersRoutes } from './routes.ts';
 
 /**
@@ -100,6 +101,45 @@ export const FIRST_CURSOR = 'MA==';
 /** Polymarket's cursor after the last page: base64("-1"). */
 export const POLYMARKET_END_CURSOR = 'LTE=';
 
+/**
+ * The app's orders view (`orders.view`): the spec's order joined with the cached market it
+ * belongs to. The joined fields are null when that market is not in the cache.
+ */
+export interface OrderRow extends Order {
+  /** The market's question. */
+  question: string | null;
+  /** The outcome the order's token stands for, from the market's outcomes and clobTokenIds. */
+  outcome_name: string | null;
+  /** The cached market's id, to open it. */
+  market_id: string | null;
+  /** The title of the market's (first) event. */
+  event_title: string | null;
+}
+
+export interface OrdersViewPage {
+  /** Orders matching the filters, over all pages. */
+  total: number;
+  limit: number;
+  offset: number;
+  data: OrderRow[];
+}
+
+/** The columns `orders.view` and `orders.export` sort by. */
+export const ORDER_VIEW_FIELDS = ['created_at', 'price', 'size', 'filled', 'market', 'outcome', 'side', 'status', 'expiration'] as const;
+export type OrderViewField = (typeof ORDER_VIEW_FIELDS)[number];
+export const ORDERS_VIEW_MAX_LIMIT = 500;
+
+/** The filters and sort both the view and its export take. */
+const viewFilters = {
+  // Market name text (question or event title), or a condition id or token id.
+  q: str({ maxLength: 200 }),
+  market: str({ maxLength: 200 }),
+  asset_id: str({ maxLength: 200 }),
+  side: oneOf(['BUY', 'SELL', 'buy', 'sell']),
+  order_by: oneOf(ORDER_VIEW_FIELDS, { default: 'created_at' }),
+  ascending: bool({ default: false }),
+};
+
 export const ordersOperations = {
   'orders.list': op<OrdersPage>()({
     // Any malformed cursor, however long, gets the one `invalid next_cursor` answer (the handler decodes it).
@@ -108,6 +148,13 @@ export const ordersOperations = {
     asset_id: str(),
     next_cursor: { schema: z.string(), rule: 'a cursor' } as ParamDef<string>,
   }),
+  'orders.view': op<OrdersViewPage>()({
+    ...viewFilters,
+    limit: int({ min: 1, max: ORDERS_VIEW_MAX_LIMIT, default: ORDERS_PAGE_SIZE }),
+    offset: int({ min: 0, max: 1_000_000, default: 0 }),
+  }),
+  // CSV of every row the same filters and sort select (text/csv, an attachment).
+  'orders.export': op<RawBody>()(viewFilters),
   // Either dialect's order (the declared type is the spec's, what the app's own calls get).
   'order.get': op<Order>()({ id: str({ required: true, maxLength: 200 }) }),
   'auth.apiKeys': op<{ apiKeys: string[] }>()({}),

@@ -4,6 +4,7 @@
  * mode; the renderer subscribes through one client either way. Plain data (no zod): the
  * preload and the renderer import it.
  */
+import type { WatchList } from './desk-ops.ts';
 import type { StorageStatus, SyncStatus } from './types.ts';
 
 export interface PushEvents {
@@ -15,6 +16,8 @@ export interface PushEvents {
   online: { online: boolean };
   /** Saving the cache: sent after each save attempt and when a retry is scheduled. */
   storage: StorageStatus;
+  /** The watchlist changed (added or removed an item); the whole list, newest first. */
+  watchlist: WatchList;
 }
 
 export type PushName = keyof PushEvents;
@@ -23,7 +26,8 @@ export type PushName = keyof PushEvents;
 export const STREAM_PATH = '/stream';
 
 /** Every event name; the record makes a name missing from this list a type error. */
-export const PUSH_EVENTS = Object.keys({ sync: 1, catalog: 1, online: 1, storage: 1 } satisfies Record<PushName, 1>) as PushName[];
+const PUSH_NAMES = { sync: 1, catalog: 1, online: 1, storage: 1, watchlist: 1 } satisfies Record<PushName, 1>;
+export const PUSH_EVENTS = Object.keys(PUSH_NAMES) as PushName[];
 
 export function isPushName(name: string): name is PushName {
   return (PUSH_EVENTS as readonly string[]).includes(name);

@@ -9,6 +9,8 @@ import { operations } from './operations.ts';
 import {
   ROUTES,
   catalogRoutes,
+  deskRoutes,
+  iconRoutes,
   gammaRoutes,
   leaderboardRoutes,
   limitsRoutes,
@@ -25,7 +27,17 @@ const routes = Object.entries(ROUTES) as [string, RouteDef][];
 
 describe('contract routes', () => {
   it('no two concerns declare the same name (the spread would keep one silently)', () => {
-    const groups = [catalogRoutes, gammaRoutes, searchRoutes, ordersRoutes, leaderboardRoutes, tradingRoutes, limitsRoutes];
+    const groups = [
+      catalogRoutes,
+      gammaRoutes,
+      searchRoutes,
+      ordersRoutes,
+      leaderboardRoutes,
+      tradingRoutes,
+      limitsRoutes,
+      iconRoutes,
+      deskRoutes,
+    ];
     expect(groups.reduce((n, g) => n + Object.keys(g).length, 0)).toBe(opNames.length);
   });
 

@@ -89,6 +89,12 @@ export const searchRoutes = {
 /** The account's orders (spec 4.4) and credentials; all but the list are the desktop app's only. */
 export const ordersRoutes = {
   'orders.list': { face: 'clob', method: 'GET', path: '/data/orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2', webUi: true },
+  // The app's orders view: orders joined with their cached markets, sorted and counted; and the same rows as CSV.
+  'orders.view': { face: 'clob', method: 'GET', path: '/orders/view', errors: 'orders', unknownParams: 'reject', auth: 'l2', webUi: true },
+  // biome-ignore format: one route a line, read as a table
+  'orders.export': {
+    face: 'clob', method: 'GET', path: '/orders/export', errors: 'orders', unknownParams: 'reject', auth: 'l2', webUi: true,
+  },
   // One cached order, Polymarket's `GET /data/order/{id}` (clob-client's getOrder).
   'order.get': { face: 'clob', method: 'GET', path: '/data/order/:id', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
   // The configured API key, to the caller that proved it holds it (clob-client's getApiKeys).
@@ -141,6 +147,29 @@ export const limitsRoutes = {
   'limits.status': { face: 'base', method: 'GET', path: '/limits', errors: 'catalog', unknownParams: 'ignore' },
 } as const satisfies Routes;
 
+/** Market and event icons (issue 13): cached, resized images, or a placeholder; never a 5xx. */
+export const iconRoutes = {
+  'icons.get': { face: 'base', method: 'GET', path: '/icons/:kind/:id', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
+/**
+ * The trader's desk (issue 13): counts, the watchlist, CSV exports, a market page's chart and
+ * book. `/markets/count` and `/markets/:id/chart` beside `/markets/:id` need no ordering:
+ * Fastify ranks a static segment over a parameter (desk-catalog.test.ts checks it).
+ */
+// biome-ignore format: one route a line, read as a table
+export const deskRoutes = {
+  'markets.count': { face: 'base', method: 'GET', path: '/markets/count', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'events.count': { face: 'base', method: 'GET', path: '/events/count', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  'watchlist.list': { face: 'base', method: 'GET', path: '/watchlist', errors: 'catalog', unknownParams: 'ignore' },
+  'watchlist.add': { face: 'base', method: 'POST', path: '/watchlist', errors: 'catalog', unknownParams: 'ignore' },
+  'watchlist.remove': { face: 'base', method: 'DELETE', path: '/watchlist/:kind/:id', errors: 'catalog', unknownParams: 'ignore' },
+  // Not cached: a streamed body, and the leaderboard list changes without a catalog version.
+  'catalog.export': { face: 'base', method: 'GET', path: '/export/:list', errors: 'catalog', unknownParams: 'ignore' },
+  'markets.chart': { face: 'base', method: 'GET', path: '/markets/:id/chart', errors: 'catalog', unknownParams: 'ignore' },
+  'markets.book': { face: 'base', method: 'GET', path: '/markets/:id/book', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
 export const ROUTES = {
   ...catalogRoutes,
   ...gammaRoutes,
@@ -149,6 +178,8 @@ export const ROUTES = {
   ...leaderboardRoutes,
   ...tradingRoutes,
   ...limitsRoutes,
+  ...iconRoutes,
+  ...deskRoutes,
 } as const;
 
 export type OpName = keyof typeof ROUTES;

@@ -12,6 +12,7 @@
  */
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
 import { JsonCache } from './json-cache.ts';
+import { localizeImageFields } from './images.ts';
 import { generateCatalog, type GenerateOptions } from './synthetic.ts';
 import { isoMicros, timeKey } from './time-format.ts';
 
@@ -148,6 +149,30 @@ export class FakeCatalog {
     for (const p of Array.isArray(parts) ? parts : [parts]) this.ingest(p);
   }
 
+  // ---- pictures --------------------------------------------------------------------------
+
+  /** Where `image`/`icon` URLs point once the server listens (images.ts); undefined: as recorded. */
+  private imageBase: string | undefined;
+
+  /** Points every item's pictures at `base`'s `/images/` route, now and for items added later. */
+  localizeImages(base: string): void {
+    this.imageBase = base;
+    for (const rec of this.markets.values()) this.localize(rec.obj);
+    for (const rec of this.events.values()) this.localize(rec.obj);
+    this.json.clear();
+  }
+
+  /** An item's own pictures and those of the copies nested in it (a market's events, an event's series). */
+  private localize(obj: GammaMarket | GammaEvent): void {
+    const base = this.imageBase;
+    if (base === undefined) return;
+    localizeImageFields(obj as Obj, base);
+    for (const key of ['events', 'series'] as const) {
+      const nested = (obj as Obj)[key];
+      if (Array.isArray(nested)) for (const n of nested) if (n && typeof n === 'object') localizeImageFields(n as Obj, base);
+    }
+  }
+
   // ---- building -------------------------------------------------------------------------
 
   /** Adds items; an id seen before keeps its first object (events: the most complete one). */
@@ -168,6 +193,7 @@ export class FakeCatalog {
     let rec = this.markets.get(id);
     if (!rec) {
       rec = { id, num: Number(id), obj: m, eventIds: [] };
+      this.localize(m);
       this.markets.set(id, rec);
       this.indexMarket(rec);
       if (this.marketList) this.marketList.splice(lowerBound(this.marketList, rec.num), 0, rec);
@@ -184,12 +210,14 @@ export class FakeCatalog {
     let rec = this.events.get(id);
     if (!rec) {
       rec = { id, num: Number(id), obj: e, marketIds: [], rank };
+      this.localize(e);
       this.events.set(id, rec);
       this.indexEvent(rec);
       if (this.eventList) this.eventList.splice(lowerBound(this.eventList, rec.num), 0, rec);
     } else if (rank > rec.rank) {
       this.unindexEvent(rec);
       rec.obj = e;
+      this.localize(e);
       rec.rank = rank;
       this.indexEvent(rec);
     }

@@ -148,6 +148,8 @@ export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {})
       log: args.log,
       ...(clob ? { clob } : {}),
       limits: args.limits ?? 'spec',
+      // Pictures from this server: icons show with no internet.
+      images: 'local',
     });
   } catch (e) {
     err(`fake-upstream: ${e instanceof Error ? e.message : String(e)}`);

@@ -24,6 +24,7 @@ import { FakeLeaderboard, type FakeLeaderboardOptions } from './data-api.ts';
 import { FakeLimits } from './limits.ts';
 import { FakeTrading, type FakeTradingOptions } from './trading.ts';
 import type { LimitsTable } from '../limits/table.ts';
+import { IMAGES_PATH, imageReply } from './images.ts';
 
 export interface FakeUpstreamOptions {
   catalog: FakeCatalog;
@@ -49,6 +50,13 @@ export interface FakeUpstreamOptions {
   limitsNow?: () => number;
   /** Options of the CLOB trading routes (books, prices, histories, order placement). */
   trading?: FakeTradingOptions;
+  /**
+   * 'local': the catalog's `image`/`icon` URLs are rewritten to this server's `/images/<name>`,
+   * which answers with generated pictures (images.ts), so icons show without the internet (the
+   * demo, the CLI). 'recorded' (default): left as recorded, so two servers of one catalog answer
+   * alike (tests compare their syncs); `/images/` is served either way.
+   */
+  images?: 'local' | 'recorded';
 }
 
 export interface FakeUpstream {
@@ -370,6 +378,22 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
       res.destroy();
       return;
     }
+    // Pictures stand for a CDN, not the API: no API limits or faults apply to them.
+    if (path.startsWith(IMAGES_PATH) && (method === 'GET' || method === 'HEAD')) {
+      void imageReply(path.slice(IMAGES_PATH.length)).then(
+        (img) => {
+          entry.status = img.status;
+          res.writeHead(img.status, { 'content-type': img.contentType, 'content-length': String(img.body.length) });
+          res.end(method === 'HEAD' ? undefined : img.body);
+          finish(entry, t0);
+        },
+        (err: unknown) => {
+          console.error('fake-upstream: image error', err);
+          res.destroy();
+        },
+      );
+      return;
+    }
     if (fakeLimits) {
       // The edge throttles before anything else, as Cloudflare does in front of the real APIs.
       const { decision: d, catalog: cat } = fakeLimits.check(method, path, req.socket.remoteAddress ?? '', req.headers);
@@ -398,6 +422,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (opts.images === 'local') catalog.localizeImages(url);
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {

@@ -9,9 +9,12 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 
 export const DEFAULT_WEB_ROOT = path.join(PACKAGE_ROOT, 'out', 'renderer');
 
-/** The CSP of the renderer (main/csp.ts sends the same in Electron). */
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; font-src 'self'; connect-src 'self'; " +
+/**
+ * The CSP of the renderer in web mode (main/csp.ts sends Electron's). Images: only this origin,
+ * which serves every market and event icon from the service's cache (`/icons/:kind/:id`).
+ */
+export const WEB_UI_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export async function registerWebUi(app: FastifyInstance, root = DEFAULT_WEB_ROOT): Promise<void> {
@@ -25,7 +28,7 @@ export async function registerWebUi(app: FastifyInstance, root = DEFAULT_WEB_ROO
     root,
     prefix: '/app/',
     index: ['index.html'],
-    setHeaders: (res) => res.setHeader('content-security-policy', CSP),
+    setHeaders: (res) => res.setHeader('content-security-policy', WEB_UI_CSP),
   });
   // `/app` -> `/app/`, so the page's relative asset paths resolve under /app/.
   app.get('/app', async (_req, reply) => reply.redirect('/app/'));

@@ -36,7 +36,8 @@ export interface LimitsTable {
   /** Route classes; a route not listed takes its face's (or upstream host's) class below. */
   classes: Record<string, string[]>;
   faces: { base: string; clob: string };
-  hosts: { gamma: string; clob: string; data: string };
+  /** The class of each upstream host's requests; `images` (icon pictures on any CDN) defaults to 'images'. */
+  hosts: { gamma: string; clob: string; data: string; images: string };
   /** Authenticated routes: keyed per API key (POLY_API_KEY / KUEST_API_KEY), others per address. */
   apiKeyRoutes: string[];
 }
@@ -75,6 +76,9 @@ export const DEFAULT_LIMITS: LimitsTable = {
     { name: 'order-sustained', limit: 24000, seconds: TEN_MIN, routes: ['POST /order'] },
     { name: 'cancel-burst', limit: 2400, seconds: S, routes: ['DELETE /order'] },
     { name: 'cancel-sustained', limit: 24000, seconds: TEN_MIN, routes: ['DELETE /order'] },
+    // Icon pictures (src/icons/), fetched once each from arbitrary CDN hosts: a modest budget of
+    // their own (the 'images' host has its own slots too), so they never take room from the APIs.
+    { name: 'images', limit: 100, seconds: S, routes: ['class:images'] },
     { name: 'writes-burst', limit: 2400, seconds: S, routes: ['class:trading-write'], reserve: { share: 0.1, for: ['DELETE /order'] } },
     {
       name: 'writes-sustained',
@@ -133,7 +137,7 @@ export const DEFAULT_LIMITS: LimitsTable = {
     'trading-write': ['POST /order', 'DELETE /order'],
   },
   faces: { base: 'catalog', clob: 'trading-read' },
-  hosts: { gamma: 'catalog', clob: 'trading-read', data: 'catalog' },
+  hosts: { gamma: 'catalog', clob: 'trading-read', data: 'catalog', images: 'images' },
   apiKeyRoutes: ['GET /data/orders', 'GET /data/trades', 'POST /order', 'DELETE /order', 'GET /data/order/:id', 'GET /auth/api-keys'],
 };
 
@@ -154,7 +158,7 @@ const tableSchema = z.strictObject({
   windows: z.array(windowSchema).min(1),
   classes: z.record(z.string().regex(/^[\w-]+$/), z.array(ROUTE)).optional(),
   faces: z.strictObject({ base: z.string(), clob: z.string() }).optional(),
-  hosts: z.strictObject({ gamma: z.string(), clob: z.string(), data: z.string() }).optional(),
+  hosts: z.strictObject({ gamma: z.string(), clob: z.string(), data: z.string(), images: z.string().optional() }).optional(),
   apiKeyRoutes: z.array(ROUTE).optional(),
 });
 
@@ -179,7 +183,7 @@ export function parseLimitsTable(input: unknown): LimitsTable {
     windows: t.windows.map((w) => ({ ...w, ...(w.reserve ? { reserve: { ...w.reserve } } : {}) })),
     classes: t.classes ?? DEFAULT_LIMITS.classes,
     faces: t.faces ?? DEFAULT_LIMITS.faces,
-    hosts: t.hosts ?? DEFAULT_LIMITS.hosts,
+    hosts: { ...DEFAULT_LIMITS.hosts, ...t.hosts },
     apiKeyRoutes: t.apiKeyRoutes ?? DEFAULT_LIMITS.apiKeyRoutes,
   };
 }

@@ -12,6 +12,7 @@ import {
   POLYMARKET_END_CURSOR as UPSTREAM_END,
   type Order,
   type OrdersPage,
+  type OrdersViewPage,
   type PolymarketOrdersPage,
   type ordersOperations,
 } from '../contract/orders-ops.ts';
@@ -20,6 +21,8 @@ import { UpstreamError } from '../upstream/client.ts';
 import type { OrdersSync } from '../sync/orders-sync.ts';
 import type { CallContext, HandlersFor } from './dispatch.ts';
 import { polymarketOrder, specOrder } from './order-dialects.ts';
+import { orderRow, ordersCsv, selectRows, type ViewQuery } from './orders-view.ts';
+import { rawBody } from '../contract/raw.ts';
 
 export const encodeCursor = (offset: number): string => Buffer.from(String(offset), 'utf8').toString('base64');
 
@@ -53,7 +56,25 @@ export function ordersHandlers(
       throw e;
     }
   };
+  /** The account's orders joined with their markets, filtered and sorted (orders-view.ts). */
+  const selected = async (q: ViewQuery) => {
+    const c = creds.get();
+    if (!c) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
+    await sync.ensureLoaded();
+    return selectRows(store.joined(c.address), q);
+  };
   return {
+    'orders.view': async (p): Promise<OrdersViewPage> => {
+      const rows = await selected(p);
+      return { total: rows.length, limit: p.limit, offset: p.offset, data: rows.slice(p.offset, p.offset + p.limit).map(orderRow) };
+    },
+    'orders.export': async (p) => {
+      const rows = await selected(p);
+      const day = new Date().toISOString().slice(0, 10);
+      return rawBody('text/csv; charset=utf-8', ordersCsv(rows), {
+        'content-disposition': `attachment; filename="marketdesk-orders-${day}.csv"`,
+      });
+    },
     'orders.list': async (p, ctx): Promise<OrdersPage> => {
       const c = creds.get();
       // Over HTTP the face refused already; over IPC there is simply no account to list.

@@ -21,6 +21,12 @@ import { tradingHandlers, type TradingTtls } from './trading-handlers.ts';
 import { InboundLimiter } from '../limits/inbound.ts';
 import { OutboundScheduler, type SchedulerOptions } from '../limits/scheduler.ts';
 import { DEFAULT_LIMITS, type LimitsTable } from '../limits/table.ts';
+import { iconHandlers } from '../icons/icon-handlers.ts';
+import { deskHandlers } from './desk-handlers.ts';
+import { withWatchlistPush } from './watchlist-handlers.ts';
+import { WatchlistFile } from '../store/watchlist-file.ts';
+import { IconCache } from '../icons/icon-cache.ts';
+import { iconSourcePolicy } from '../icons/source-policy.ts';
 
 /** package.json's version, read where the package is (src/ under tsx, out/ when bundled). */
 export const VERSION: string = PACKAGE_VERSION;
@@ -146,17 +152,33 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     ...(opts.authWindowS !== undefined ? { authWindowS: opts.authWindowS } : {}),
     ...(opts.now ? { now: opts.now } : {}),
   });
+  const watchlist = await WatchlistFile.open({ log, ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}) });
   const handlers: Handlers = {
     ...account.handlers,
     ...catalogHandlers(store, { profile: opts.profile ?? 'custom', offline: !!opts.offline, version: VERSION, sync }),
     ...gammaExtraHandlers(store),
     ...searchHandlers(store),
+    ...iconHandlers(
+      store,
+      new IconCache({ fetcher: client, log, offline: !!opts.offline, ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}) }),
+      iconSourcePolicy(Object.values(opts.urls)),
+    ),
     ...tradingHandlers({
       client,
       credentials: () => account.credentials.get(),
       offline: !!opts.offline,
       family: opts.profile === 'kuest' ? 'KUEST' : 'POLY',
       ...(opts.tradingTtlMs ? { ttlMs: opts.tradingTtlMs } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    }),
+    ...deskHandlers({
+      store,
+      watchlist,
+      leaderboard: account.leaderboard,
+      client,
+      offline: !!opts.offline,
+      // A market page's book and chart age like the forwarded /book and /prices-history reads.
+      ttlMs: { book: opts.tradingTtlMs?.book ?? 2_000, chart: opts.tradingTtlMs?.history ?? 60_000 },
       ...(opts.now ? { now: opts.now } : {}),
     }),
     'limits.status': () => ({
@@ -166,7 +188,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     }),
   };
   const dispatch = createDispatch(handlers, log);
-  const push = createPushHub(store, sync, !!opts.offline);
+  const push = withWatchlistPush(createPushHub(store, sync, !!opts.offline), watchlist);
 
   const faces: FastifyInstance[] = [];
   let baseUrl: string | undefined;
@@ -233,6 +255,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         scheduler.close();
         push.close();
         await Promise.all(faces.map((f) => f.close()));
+        await watchlist.flush();
         await store.close();
       })();
       return closing;

@@ -19,6 +19,12 @@ import { UntilWrite, placeholders, type Bind, type Row, type Statements } from '
 export type SiteMap = Readonly<Record<string, readonly string[]>>;
 
 const WALLET = /^0x[0-9a-fA-F]{40}$/;
+/** "No page": the LIMIT (and the tag filter's read size) of an export's id list. */
+const EXPORT_ALL = Number.MAX_SAFE_INTEGER;
+
+/** The listings' filters: everything but paging and sorting (what the counts take too). */
+export type MarketFilters = Omit<ParamsOf<'markets.list'>, 'limit' | 'offset' | 'order' | 'ascending'>;
+export type EventFilters = Omit<ParamsOf<'events.list'>, 'limit' | 'offset' | 'order' | 'ascending' | 'include_markets'>;
 
 export const MARKET_COLS = `m.id, ${MARKET_FIELDS.map((f) => `m."${f.name}"`).join(', ')}, m._extra`;
 const EVENT_COLS = `e.id, ${EVENT_FIELDS.map((f) => `e."${f.name}"`).join(', ')}, e._extra`;
@@ -190,12 +196,27 @@ export class CatalogReader {
 
   listMarkets(p: ParamsOf<'markets.list'>): Market[] {
     const sort = parseOrder(p.order, MARKET_SORT);
+    const q = this.marketQuery(p, sort?.length === 1 && MARKET_CLOSED_SORTS.has(sort[0]!), p.offset + p.limit);
+    if (q.empty) return [];
+    const rows = this.page('markets m', MARKET_COLS, 'm.id', q, sort, p.ascending, p.limit, p.offset);
+    const markets = this.hydrateMarkets(rows.map(mapMarket));
+    return p.include_tag ? this.addMarketTags(markets) : markets;
+  }
+
+  /** How many markets `markets.list` would list with these filters, over all its pages. */
+  countMarkets(p: MarketFilters): number {
+    const q = this.marketQuery(p, true, Number.MAX_SAFE_INTEGER);
+    return q.empty ? 0 : this.countWhere('markets m', q);
+  }
+
+  /** The WHERE of `markets.list` (and its count). `wanted`: how many rows the caller reads, for tagFilter's plan. */
+  private marketQuery(p: MarketFilters, closedIndexed: boolean, wanted: number): Query {
     const q: Query = { where: [], bind: [] };
-    this.statusFilters(q, 'm', p, sort?.length === 1 && MARKET_CLOSED_SORTS.has(sort[0]!));
+    this.statusFilters(q, 'm', p, closedIndexed);
     const tagId = this.tagId(p);
-    if (tagId === null) return [];
+    if (tagId === null) return { ...q, empty: true };
     if (tagId !== undefined) {
-      q.where.push(this.tagFilter('markets', 'm', tagId, p.offset + p.limit));
+      q.where.push(this.tagFilter('markets', 'm', tagId, wanted));
       q.bind.push(tagId);
     }
     if (p.event_id !== undefined) {
@@ -213,17 +234,20 @@ export class CatalogReader {
     this.marketGammaFilters(q, p);
     if (p.creator !== undefined) {
       const wallets = this.creatorWallets(p.creator);
-      if (wallets.length === 0) return [];
+      if (wallets.length === 0) return { ...q, empty: true };
       q.where.push(`m._creator_lc IN (${placeholders(wallets.length)})`);
       q.bind.push(...wallets);
     }
-    const rows = this.page('markets m', MARKET_COLS, 'm.id', q, sort, p.ascending, p.limit, p.offset);
-    const markets = this.hydrateMarkets(rows.map(mapMarket));
-    return p.include_tag ? this.addMarketTags(markets) : markets;
+    return q;
+  }
+
+  private countWhere(from: string, q: Query): number {
+    const where = q.where.length ? ` WHERE ${q.where.join(' AND ')}` : '';
+    return Number(this.st.value(`SELECT count(*) FROM ${from}${where}`, q.bind) ?? 0);
   }
 
   /** Gamma's own `/markets` filters (docs/upstream/gamma.md 1.3), the same tests the fake upstream applies. */
-  private marketGammaFilters(q: Query, p: ParamsOf<'markets.list'>): void {
+  private marketGammaFilters(q: Query, p: MarketFilters): void {
     inList(q, 'm.id', p.id);
     inList(q, 'm."slug"', p.slug);
     inList(
@@ -399,14 +423,29 @@ export class CatalogReader {
   /** `total`: set to the count of every match, for /events/pagination (left at 0 when nothing can match). */
   listEvents(p: ParamsOf<'events.list'>, total?: { count: number }): Event[] {
     const sort = parseOrder(p.order, EVENT_SORT);
+    const q = this.eventQuery(p, sort?.length === 1 && EVENT_CLOSED_SORTS.has(sort[0]!), p.offset + p.limit);
+    if (q.empty) return [];
+    if (total) total.count = this.countWhere('events e', q);
+    const rows = this.page('events e', EVENT_COLS, 'e.id', q, sort, p.ascending, p.limit, p.offset);
+    return this.hydrateEvents(rows.map(mapEvent), p.include_markets ?? true);
+  }
+
+  /** How many events `events.list` would list with these filters, over all its pages. */
+  countEvents(p: EventFilters): number {
+    const q = this.eventQuery(p, true, Number.MAX_SAFE_INTEGER);
+    return q.empty ? 0 : this.countWhere('events e', q);
+  }
+
+  /** The WHERE of `events.list` (and its counts). */
+  private eventQuery(p: EventFilters, closedIndexed: boolean, wanted: number): Query {
     const q: Query = { where: [], bind: [] };
-    this.statusFilters(q, 'e', p, sort?.length === 1 && EVENT_CLOSED_SORTS.has(sort[0]!));
+    this.statusFilters(q, 'e', p, closedIndexed);
     const tagId = this.tagId(p);
-    if (tagId === null) return [];
+    if (tagId === null) return { ...q, empty: true };
     // Gamma answers this contradiction with an error (its keyset docs), not an empty list.
     if (tagId !== undefined && p.exclude_tag_id?.includes(tagId)) throw badRequest('catalog', 'exclude_tag_id must not include tag_id');
     if (tagId !== undefined) {
-      q.where.push(this.tagFilter('events', 'e', tagId, p.offset + p.limit));
+      q.where.push(this.tagFilter('events', 'e', tagId, wanted));
       q.bind.push(tagId);
     }
     if (p.series_slug !== undefined) {
@@ -416,7 +455,7 @@ export class CatalogReader {
     this.eventGammaFilters(q, p);
     if (p.creator !== undefined) {
       const wallets = this.creatorWallets(p.creator);
-      if (wallets.length === 0) return [];
+      if (wallets.length === 0) return { ...q, empty: true };
       // An event is the site's when it says so itself (Kuest events carry `creator`) or one of its markets does.
       const list = placeholders(wallets.length);
       q.where.push(
@@ -425,16 +464,11 @@ export class CatalogReader {
       );
       q.bind.push(...wallets, ...wallets);
     }
-    if (total) {
-      const where = q.where.length ? ` WHERE ${q.where.join(' AND ')}` : '';
-      total.count = Number(this.st.value(`SELECT count(*) FROM events e${where}`, q.bind) ?? 0);
-    }
-    const rows = this.page('events e', EVENT_COLS, 'e.id', q, sort, p.ascending, p.limit, p.offset);
-    return this.hydrateEvents(rows.map(mapEvent), p.include_markets ?? true);
+    return q;
   }
 
   /** Gamma's own `/events` filters (docs/upstream/gamma.md 1.4), the same tests the fake upstream applies. */
-  private eventGammaFilters(q: Query, p: ParamsOf<'events.list'>): void {
+  private eventGammaFilters(q: Query, p: EventFilters): void {
     inList(q, 'e.id', p.id);
     inList(
       q,
@@ -506,6 +540,39 @@ export class CatalogReader {
   getEventBySlug(slug: string): Event | undefined {
     const row = this.st.first(`SELECT ${EVENT_COLS} FROM events e WHERE e._slug_lc = ? ORDER BY e.id LIMIT 1`, [slug.toLowerCase()]);
     return row ? this.hydrateEvents([mapEvent(row)])[0] : undefined;
+  }
+
+  // ---- export (catalog.export): a whole listing, its ids first, then its rows by batches ----
+
+  /**
+   * The ids of every market `markets.list` lists with these filters and order, in its order: the
+   * listing's own WHERE and ORDER (marketQuery, pageIds) read once with no page. The export then
+   * reads the rows by id a batch at a time (marketsById), so its cost is linear in its rows:
+   * OFFSET pages walked or sorted every row before each page again. A snapshot: rows a sync
+   * changes meanwhile show their new values in the old order, rows it deletes are left out.
+   */
+  exportMarketIds(p: Omit<ParamsOf<'markets.list'>, 'limit' | 'offset'>): number[] {
+    const sort = parseOrder(p.order, MARKET_SORT);
+    const q = this.marketQuery(p, sort?.length === 1 && MARKET_CLOSED_SORTS.has(sort[0]!), EXPORT_ALL);
+    return q.empty ? [] : this.pageIds('markets m', 'm.id', q, sort, p.ascending, EXPORT_ALL, 0);
+  }
+
+  /** The markets of `ids` still cached, in that order, shaped as `markets.list` shapes them. */
+  marketsById(ids: number[], includeTag?: boolean): Market[] {
+    const markets = this.hydrateMarkets(this.rowsById('markets m', MARKET_COLS, 'm.id', ids).map(mapMarket));
+    return includeTag ? this.addMarketTags(markets) : markets;
+  }
+
+  /** As exportMarketIds, for `events.list`. */
+  exportEventIds(p: Omit<ParamsOf<'events.list'>, 'limit' | 'offset' | 'include_markets'>): number[] {
+    const sort = parseOrder(p.order, EVENT_SORT);
+    const q = this.eventQuery(p, sort?.length === 1 && EVENT_CLOSED_SORTS.has(sort[0]!), EXPORT_ALL);
+    return q.empty ? [] : this.pageIds('events e', 'e.id', q, sort, p.ascending, EXPORT_ALL, 0);
+  }
+
+  /** The events of `ids` still cached, in that order, with their tags and markets (as `events.list`). */
+  eventsById(ids: number[]): Event[] {
+    return this.hydrateEvents(this.rowsById('events e', EVENT_COLS, 'e.id', ids).map(mapEvent), true);
   }
 
   // ---- tags ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnDdl } fro
 import { SEARCH_MIGRATION } from './search-index.ts';
 import { ORDERS_EXPIRATION_MIGRATION, ORDERS_MIGRATION } from './orders-store.ts';
 import { LEADERBOARD_MIGRATION } from './leaderboard-store.ts';
+import { MARKET_PAGE_MIGRATION } from './market-page-cache.ts';
 
 const v1 = `
 CREATE TABLE markets (
@@ -144,6 +145,8 @@ const migrations: string[] = [
   ORDERS_MIGRATION + LEADERBOARD_MIGRATION,
   // Orders keep the upstream's `expiration`, which Polymarket's dialect serves.
   ORDERS_EXPIRATION_MIGRATION,
+  // A market page's chart and book, as last fetched (issue 13).
+  MARKET_PAGE_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

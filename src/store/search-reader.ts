@@ -14,6 +14,11 @@
  * a %_docsize lookup per match, about 2.5 µs each, so a 40,000-hit query would spend 100 ms on
  * it. The column weights make a title hit outrank any number of description hits. Ties
  * are broken by volume (descending, nulls last) and then by id.
+ *
+ * A prefix term (the word still being typed) scores by the best column it hits, once: how many
+ * words of a row start with "b" says nothing about how well the row matches "b", and counting
+ * them put small events with long descriptions above large ones (issue 13, item 10). So for
+ * "b" every event with a title word starting with b ties, and volume orders them.
  */
 import type { ParamsOf, SearchEvent, SearchResult, SearchTag } from '../contract/index.ts';
 import { MARKET_COLS, mapMarket, type CatalogReader } from './catalog-reader.ts';
@@ -72,6 +77,8 @@ function phraseIdf(mi: Uint8Array): number[] {
 export class SearchReader {
   /** idf x column weight per (phrase, column) of the query being ranked. */
   private weights: Float64Array = new Float64Array(0);
+  /** Per phrase of the query being ranked: a prefix term (scored by its best column, once). */
+  private prefixes: boolean[] = [];
   /** Documents per term (its MATCH text), until the next write; see idf(). */
   private readonly termDocs: UntilWrite<string, number>;
   private docCount = 0;
@@ -92,11 +99,20 @@ export class SearchReader {
   private rank(mi: Uint8Array): number {
     this.ranked++;
     const w = this.weights;
-    const n = Math.min(int32(mi, 0) * int32(mi, 1), w.length);
+    const cols = int32(mi, 1);
+    const phrases = Math.min(int32(mi, 0), Math.floor(w.length / cols));
     let score = 0;
-    for (let k = 0; k < n; k++) {
-      const tf = int32(mi, 2 + k);
-      if (tf !== 0) score += w[k]! * sat(tf);
+    for (let p = 0; p < phrases; p++) {
+      const prefix = this.prefixes[p] === true;
+      let best = 0;
+      for (let c = 0; c < cols; c++) {
+        const k = p * cols + c;
+        const tf = int32(mi, 2 + k);
+        if (tf === 0) continue;
+        if (prefix) best = Math.max(best, w[k]!);
+        else score += w[k]! * sat(tf);
+      }
+      score += best;
     }
     return score;
   }
@@ -185,7 +201,7 @@ export class SearchReader {
     const { ids, total } = this.rankedEvents(terms, match, wallets, limit, offset);
     return {
       events: this.hydrate(ids),
-      tags: p.search_tags ? this.tags(match, wallets, limit, offset) : [],
+      tags: p.search_tags ? this.tags(terms, match, wallets, limit, offset) : [],
       pagination: { hasMore: offset + ids.length < total, totalResults: total },
     };
   }
@@ -214,6 +230,7 @@ export class SearchReader {
     if (!idf) return { ids: [], total: 0 };
     const cols = SEARCH_COLUMNS.length;
     this.weights = new Float64Array(idf.length * cols);
+    this.prefixes = terms.map((t) => t.prefix);
     for (let p = 0; p < idf.length; p++) {
       for (let c = 0; c < EVENT_WEIGHTS.length; c++) this.weights[p * cols + c] = idf[p]! * EVENT_WEIGHTS[c]!;
     }
@@ -273,10 +290,11 @@ export class SearchReader {
 
   /**
    * Tags by relevance, then by how many cached events carry them, then id. Tags are few
-   * (hundreds to thousands), so all matches are ranked here in JS. With `creator`, only the
-   * site's events count, and tags none of them carry are left out.
+   * (hundreds to thousands), so all matches are ranked here in JS. A tag no cached event
+   * carries is left out (it leads nowhere); with `creator`, only the site's events count.
+   * A prefix term scores its best column once, as for events.
    */
-  private tags(match: string, wallets: string[] | undefined, limit: number, offset: number): SearchTag[] {
+  private tags(terms: readonly Term[], match: string, wallets: string[] | undefined, limit: number, offset: number): SearchTag[] {
     const creator = this.creatorFilter(wallets, 'e');
     const counted = creator.sql
       ? `SELECT count(*) FROM event_tags et JOIN events e ON e.id = et.event_id WHERE et.tag_id = tag_fts.docid AND ${creator.sql}`
@@ -293,11 +311,17 @@ export class SearchReader {
         const cols = int32(b, 1);
         let score = 0;
         for (let p = 0; p < idf.length; p++) {
-          for (let c = 0; c < TAG_WEIGHTS.length; c++) score += idf[p]! * TAG_WEIGHTS[c]! * sat(int32(b, 3 + 3 * (p * cols + c)));
+          let best = 0;
+          for (let c = 0; c < TAG_WEIGHTS.length; c++) {
+            const tf = int32(b, 3 + 3 * (p * cols + c));
+            if (terms[p]?.prefix) best = Math.max(best, tf > 0 ? TAG_WEIGHTS[c]! : 0);
+            else score += idf[p]! * TAG_WEIGHTS[c]! * sat(tf);
+          }
+          score += idf[p]! * best;
         }
         return { id: id as number, score, events: events as number };
       })
-      .filter((t) => !wallets || t.events > 0)
+      .filter((t) => t.events > 0)
       .sort((a, b) => b.score - a.score || b.events - a.events || a.id - b.id)
       .slice(offset, offset + limit);
     if (ranked.length === 0) return [];

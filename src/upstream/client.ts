@@ -10,6 +10,12 @@
  */
 
 export type UpstreamHost = 'gamma' | 'clob' | 'data';
+/**
+ * The send gate's hosts: the three APIs, and 'images', the arbitrary CDN hosts that market and
+ * event pictures come from (src/icons/), with their own budget and slots so icons never wait in
+ * front of, or take room from, catalog sync and user requests.
+ */
+export type GateHost = UpstreamHost | 'images';
 /** 'user': made for something the user is waiting on; sent before queued 'background' work (sync). */
 export type Priority = 'user' | 'background';
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined;
@@ -62,7 +68,7 @@ export type AttemptOutcome =
  * the attempt ended; it rejects when the request is cancelled or the upstream is marked offline.
  */
 export interface SendGate {
-  acquire(host: UpstreamHost, path: string, opts: RequestOptions): Promise<(outcome: AttemptOutcome) => void>;
+  acquire(host: GateHost, path: string, opts: RequestOptions): Promise<(outcome: AttemptOutcome) => void>;
 }
 
 /** Default deadlines by priority: a user is waiting on 'user' requests; sync can wait. */
@@ -155,6 +161,61 @@ export function buildUrl(base: string, path: string, query?: Record<string, Quer
   return url.toString();
 }
 
+/** A body longer than the caller's bound: refused without reading the rest (a final answer, not retried soon). */
+export class BodyTooLargeError extends UpstreamError {
+  override name = 'BodyTooLargeError';
+}
+
+/** One GET of bytes from an absolute URL (an image on a CDN): bounded in size and time, never retried here. */
+export interface BytesOptions {
+  /** A longer body is refused (UpstreamError, status null) without reading the rest. */
+  maxBytes: number;
+  /** The one attempt on the wire. */
+  timeoutMs: number;
+  /** Accept header. */
+  accept: string;
+  /** How long it may wait in the gate's queue (the caller retries later: no backoff loop here). */
+  deadlineMs: number;
+  priority?: Priority;
+  /** Cancels it, queued or on the wire (nobody wants the picture any more). */
+  signal?: AbortSignal;
+}
+
+export interface BytesReply {
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** Reads a response body up to `max` bytes; past it the read stops and null is returned. */
+async function readBounded(res: Response, max: number): Promise<Uint8Array | null> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > max) {
+    await res.body?.cancel().catch(() => {});
+    return null;
+  }
+  const reader = res.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
 export class UpstreamClient {
   private readonly opts: Required<Omit<ClientOptions, 'gate' | 'deadlineMs'>> & Pick<ClientOptions, 'gate'>;
   private readonly deadlines: Record<Priority, number>;
@@ -185,6 +246,49 @@ export class UpstreamClient {
       return await this.withRetries<T>(host, path, opts);
     } finally {
       this.stats.inFlight--;
+    }
+  }
+
+  /**
+   * GETs the bytes at an absolute URL (`http:`/`https:` only) through the gate's 'images' host:
+   * one attempt, its outcome reported so an unreachable network opens that host's circuit.
+   */
+  async getBytes(url: string, opts: BytesOptions): Promise<BytesReply> {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UpstreamError(`not an http(s) URL: ${u.protocol}`, null);
+    const { signal } = opts;
+    const release = await this.opts.gate?.acquire('images', u.pathname, {
+      group: 'GET images',
+      priority: opts.priority ?? 'background',
+      deadlineMs: opts.deadlineMs,
+      ...(signal ? { signal } : {}),
+    });
+    this.stats.requests++;
+    this.stats.inFlight++;
+    let outcome: AttemptOutcome = { kind: 'aborted' };
+    try {
+      const timeout = AbortSignal.timeout(opts.timeoutMs);
+      const res = await fetch(u, { headers: { accept: opts.accept }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => {});
+        if (res.status === 429) outcome = { kind: 'throttled', retryAfterMs: retryAfterMs(res.headers.get('retry-after')) };
+        else outcome = res.status >= 500 ? { kind: 'failed', status: res.status } : { kind: 'rejected', status: res.status };
+        throw new UpstreamError(`image ${u.host} answered ${res.status}`, res.status);
+      }
+      const bytes = await readBounded(res, opts.maxBytes);
+      outcome = { kind: 'ok' };
+      if (!bytes) throw new BodyTooLargeError(`image ${u.host}: larger than ${opts.maxBytes} bytes`, null);
+      return { contentType: res.headers.get('content-type') ?? '', bytes };
+    } catch (e) {
+      if (e instanceof UpstreamError) throw e;
+      if (signal?.aborted) throw signal.reason;
+      outcome = { kind: 'failed', status: null };
+      this.stats.failures++;
+      const reason = (e as Error).name === 'TimeoutError' ? 'timeout' : `network error (${(e as Error).message})`;
+      throw new UpstreamError(`image ${u.host} failed: ${reason}`, null);
+    } finally {
+      this.stats.inFlight--;
+      release?.(outcome);
     }
   }
 

@@ -1,9 +1,10 @@
 /**
  * Filters of the markets and events grids: active / closed / archived, tag, and (markets)
- * event. Every change is a new query to the service, never a filter over loaded rows.
+ * event. Every change is a new query to the service, never a filter over loaded rows. Also the
+ * row count (the service's count for these filters) and the grid's actions (export, copy).
  */
 import { useQuery } from '@tanstack/react-query';
-import { memo, useMemo } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import { api, type Tag } from '../api.ts';
 import { fmtInt } from '../format.ts';
 import { DEFAULT_FILTERS, type CatalogFilters, type Tri } from '../ui-state.tsx';
@@ -33,12 +34,14 @@ export const FilterBar = memo(function FilterBar({
   onChange,
   withEvent,
   count,
+  actions,
 }: {
   filters: CatalogFilters;
   onChange: (f: CatalogFilters) => void;
   withEvent: boolean;
-  /** Rows loaded so far, and whether that is all of them. */
-  count: { n: number; ended: boolean; noun: string };
+  count: Count;
+  /** Buttons at the end of the bar (Export CSV, Copy). */
+  actions?: ReactNode;
 }) {
   // After the grid's first rows: the service answers one request at a time, rows first.
   const tags = useTags(count.n > 0 || count.ended);
@@ -106,14 +109,34 @@ export const FilterBar = memo(function FilterBar({
       ) : null}
       <span className="toolbar-spacer" />
       <RowCount {...count} />
+      {actions}
     </div>
   );
 });
 
-export function RowCount({ n, ended, noun }: { n: number; ended: boolean; noun: string }) {
+export interface Count {
+  /** Rows so far: the service's count for these filters once known, else the rows loaded. */
+  n: number;
+  /** `n` is all of them. */
+  ended: boolean;
+  noun: string;
+  /** Placeholder rows (no prices) left out of the loaded blocks. */
+  hidden?: number;
+}
+
+const plural = (n: number, noun: string) => `${fmtInt(n)} ${noun}${n === 1 ? '' : 's'}`;
+
+export function RowCount({ n, ended, noun, hidden = 0 }: Count) {
   return (
-    <span className="row-count" data-testid="row-count" aria-live="polite">
-      {ended ? `${fmtInt(n)} ${noun}${n === 1 ? '' : 's'}` : n === 0 ? '' : `${fmtInt(n)}+ ${noun}s`}
-    </span>
+    <>
+      <span className="row-count" data-testid="row-count" aria-live="polite">
+        {ended ? plural(n, noun) : n === 0 ? '' : `${fmtInt(n)}+ ${noun}s`}
+      </span>
+      {hidden > 0 ? (
+        <span className="hidden-note" data-testid="grid-placeholders-hidden" title="Markets with no prices yet, as Polymarket hides them">
+          {plural(hidden, `placeholder ${noun}`)} hidden
+        </span>
+      ) : null}
+    </>
   );
 }

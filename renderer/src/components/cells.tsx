@@ -3,7 +3,8 @@
  */
 import type { ReactNode } from 'react';
 import type { Market } from '../api.ts';
-import { DASH, fmtPrice, outcomesOf, STATUS_LABEL, statusOf } from '../format.ts';
+import { fmtCents, fmtChance, marketLeader } from '../chance.ts';
+import { DASH, fmtChange, fmtPrice, num, outcomesOf, STATUS_LABEL, statusOf } from '../format.ts';
 
 export function StatusBadge({ item }: { item: { active?: boolean; closed?: boolean; archived?: boolean } }) {
   const s = statusOf(item);
@@ -14,6 +15,8 @@ export function StatusBadge({ item }: { item: { active?: boolean; closed?: boole
  * Outcome names with their prices; the leading outcome is emphasised. Max `limit` shown.
  * Goes in a box with the `outcomes` class (muted names): the names are bare text, the prices
  * the only elements, since the grid lays out a screenful of these per frame while scrolling.
+ * Each price sits in a fixed-width, right-aligned box (`.oc-price`), so the second outcome's
+ * name and price line up from row to row.
  */
 export function OutcomePrices({ market, limit = 2 }: { market: Market; limit?: number }) {
   return outcomePrices(market, limit);
@@ -51,4 +54,32 @@ export function outcomesTitle(m: Market): string {
   return outcomesOf(m)
     .map((o) => `${o.name} ${fmtPrice(o.price)}`)
     .join(' · ');
+}
+
+/** A market's chance cell: Polymarket's rounding ("29%", "<1%"); the tooltip names the outcome and its price in ¢. */
+export function chanceCell(m: Market): string {
+  return fmtChance(marketLeader(m)?.price);
+}
+export function chanceTitle(m: Market): string | undefined {
+  const l = marketLeader(m);
+  return l ? `${l.name}: ${fmtChance(l.price)} chance, ${fmtCents(l.price)}` : undefined;
+}
+
+/**
+ * A 24h change in points with its sign and an arrow, coloured: the sign and arrow carry the
+ * meaning without the colour. The arrow is decoration (aria-hidden, outside the text a test reads).
+ */
+export function changeCell(v: unknown): ReactNode {
+  const n = num(v);
+  if (n === undefined) return DASH;
+  const text = fmtChange(n);
+  const dir = text.startsWith('+') ? 'up' : text === '0.0' ? 'flat' : 'down';
+  return (
+    <span className={`chg chg-${dir}`}>
+      <span className="chg-arrow" aria-hidden="true">
+        {dir === 'up' ? '▲' : dir === 'down' ? '▼' : ''}
+      </span>
+      <span className="chg-value">{text}</span>
+    </span>
+  );
 }

@@ -8,8 +8,11 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
 import { api, type SearchEvent, type SearchResult } from '../api.ts';
 import { OutcomeBox, StatusBadge } from '../components/cells.tsx';
-import { fmtInt, fmtMoney, num } from '../format.ts';
+import { rankMarkets } from '../chance.ts';
+import { fmtInt, fmtMoney } from '../format.ts';
 import { useNav } from '../nav.tsx';
+import { Star } from '../watchlist.tsx';
+import './Search.css';
 
 export const SEARCH_DEBOUNCE_MS = 80;
 // A screenful; the service builds and sends every event's markets, so a page is not cheap.
@@ -163,19 +166,23 @@ export function SearchView() {
 
 function SearchEventItem({ event }: { event: SearchEvent }) {
   const nav = useNav();
-  // Search's nested markets carry `volume` (spec 2.1 plus prices), not volumeNum.
-  const markets = [...event.markets].sort((a, b) => (num(b.volume) ?? 0) - (num(a.volume) ?? 0));
+  // Leader first, placeholders hidden, as the event panel lists them; the events keep the service's order.
+  const markets = rankMarkets(event.markets);
+  const title = event.title ?? event.slug ?? event.id;
   return (
     <li className="result">
-      <button
-        type="button"
-        className="result-title"
-        data-testid="search-event"
-        onKeyDown={onResultsKey}
-        onClick={() => nav.open('event', event.id)}
-      >
-        {event.title ?? event.slug ?? event.id}
-      </button>
+      <div className="result-head">
+        <button
+          type="button"
+          className="result-title"
+          data-testid="search-event"
+          onKeyDown={onResultsKey}
+          onClick={() => nav.open('event', event.id)}
+        >
+          {title}
+        </button>
+        <Star kind="event" id={event.id} label={title} />
+      </div>
       {markets.length ? (
         <ul className="result-markets">
           {markets.slice(0, MARKETS_SHOWN).map((m) => (

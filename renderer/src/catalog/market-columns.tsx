@@ -1,0 +1,170 @@
+/**
+ * The markets grid's columns, as Polymarket's market list reads: the market (star, icon,
+ * question), its chance and 24h move, the spread, then money and dates. Chance, 24h change
+ * and spread are not sortable: the service has no order by them (MARKET_ORDER_FIELDS).
+ * `priority`: the order columns are hidden in when the grid is narrow (lowest first); the
+ * market, chance, 24h change and 24h volume always stay.
+ */
+import type { Market } from '../api.ts';
+import { fmtCents, marketLeader, spreadOf } from '../chance.ts';
+import { changeCell, chanceCell, chanceTitle, outcomePrices, outcomesTitle, StatusBadge } from '../components/cells.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { fmtChange, fmtDate, fmtDateTime, fmtMoney, fmtMoneyFull, num, STATUS_LABEL, statusOf } from '../format.ts';
+import type { GridColumn } from '../grid/DataGrid.tsx';
+import { Star } from '../watchlist.tsx';
+
+const name = (m: Market) => m.question ?? m.slug ?? m.id;
+
+export const MARKET_COLUMNS: GridColumn<Market>[] = [
+  {
+    id: 'question',
+    header: 'Market',
+    size: 380,
+    minSize: 220,
+    grow: true,
+    sortable: true,
+    className: 'name-cell',
+    cell: (m) => (
+      <>
+        <Star kind="market" id={m.id} label={name(m)} />
+        <Icon kind="market" id={m.id} size={18} />
+        <span className="name-text">{name(m)}</span>
+      </>
+    ),
+    title: (m) => m.question,
+    text: name,
+  },
+  {
+    id: 'chance',
+    header: 'Chance',
+    size: 70,
+    minSize: 62,
+    align: 'right',
+    cell: chanceCell,
+    title: chanceTitle,
+    text: (m) => {
+      const p = marketLeader(m)?.price;
+      return p === undefined ? '' : String(p);
+    },
+  },
+  {
+    id: 'oneDayPriceChange',
+    header: '24h change',
+    size: 100,
+    minSize: 72,
+    align: 'right',
+    cell: (m) => changeCell(m['oneDayPriceChange']),
+    title: (m) =>
+      num(m['oneDayPriceChange']) === undefined ? undefined : `${fmtChange(m['oneDayPriceChange'])} points of chance in 24 hours`,
+    text: (m) => fmtChange(m['oneDayPriceChange']),
+  },
+  {
+    id: 'spread',
+    header: 'Spread',
+    size: 68,
+    minSize: 62,
+    align: 'right',
+    priority: 6,
+    cell: (m) => fmtCents(spreadOf(m)),
+    title: (m) =>
+      m.bestBid !== undefined && m.bestAsk !== undefined ? `Bid ${fmtCents(m.bestBid)} · Ask ${fmtCents(m.bestAsk)}` : undefined,
+  },
+  { id: 'event', header: 'Event', size: 200, priority: 1, cell: (m) => m.events?.[0]?.title ?? '—', title: (m) => m.events?.[0]?.title },
+  {
+    id: 'outcomes',
+    header: 'Outcomes',
+    size: 200,
+    priority: 2,
+    className: 'outcomes',
+    cell: (m) => outcomePrices(m),
+    title: outcomesTitle,
+  },
+  {
+    id: 'volumeNum',
+    header: 'Volume',
+    size: 84,
+    minSize: 72,
+    align: 'right',
+    sortable: true,
+    descFirst: true,
+    priority: 7,
+    ...mv('volumeNum'),
+  },
+  { id: 'volume24hr', header: '24h vol', size: 84, minSize: 72, align: 'right', sortable: true, descFirst: true, ...mv('volume24hr') },
+  {
+    id: 'liquidityNum',
+    header: 'Liquidity',
+    size: 90,
+    minSize: 72,
+    align: 'right',
+    sortable: true,
+    descFirst: true,
+    priority: 3,
+    ...mv('liquidityNum'),
+  },
+  {
+    id: 'endDate',
+    header: 'Ends',
+    size: 104,
+    sortable: true,
+    priority: 4,
+    cell: (m) => fmtDate(m.endDate),
+    title: (m) => fmtDateTime(m.endDate),
+  },
+  {
+    id: 'status',
+    header: 'Status',
+    size: 84,
+    priority: 5,
+    cell: (m) => <StatusBadge item={m} />,
+    text: (m) => STATUS_LABEL[statusOf(m)],
+  },
+];
+
+/** A money column's cell, tooltip (the exact amount) and copied value. */
+function mv(field: 'volumeNum' | 'volume24hr' | 'liquidityNum') {
+  const value = (m: Market) =>
+    field === 'volumeNum' ? (m.volumeNum ?? m.volume) : field === 'liquidityNum' ? (m.liquidityNum ?? m.liquidity) : m.volume24hr;
+  return {
+    cell: (m: Market) => fmtMoney(value(m)),
+    // The exact amount, as the compact one rounds it.
+    title: (m: Market) => (num(value(m)) === undefined ? undefined : fmtMoneyFull(value(m))),
+    text: (m: Market) => String(num(value(m)) ?? ''),
+  };
+}
+
+/** The market fields MARKET_COLUMNS read (besides `events`, of which the first title). The icon comes from the icon route by id. */
+const GRID_FIELDS = [
+  'question',
+  'slug',
+  'outcomes',
+  'outcomePrices',
+  'oneDayPriceChange',
+  'spread',
+  'bestBid',
+  'bestAsk',
+  'volumeNum',
+  'volume',
+  'volume24hr',
+  'liquidityNum',
+  'liquidity',
+  'endDate',
+  'active',
+  'closed',
+  'archived',
+] as const;
+
+/**
+ * A market as the grid keeps it: what its columns show. A block of 100 whole markets is about
+ * 280 KB of JSON (descriptions, image links, token ids); kept whole, the 10,000 rows of a long
+ * scroll hold tens of MB, and the garbage collector's pauses grow into scroll frames. The
+ * copy is made as the block arrives, so the whole objects die young. The detail panel fetches
+ * the whole market by id.
+ */
+export function gridMarket(m: Market): Market {
+  const out: Market = { id: m.id };
+  for (const k of GRID_FIELDS) if (m[k] !== undefined) (out as Record<string, unknown>)[k] = m[k];
+  const event = m.events?.[0];
+  if (event) out.events = [event.title === undefined ? { id: event.id } : { id: event.id, title: event.title }];
+  return out;
+}

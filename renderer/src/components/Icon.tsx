@@ -1,0 +1,41 @@
+/**
+ * A market's or event's icon, served by the service's icon cache (`icons.get`): works offline
+ * and under the CSP (`img-src 'self'` on the web, the `marketdesk-icon:` scheme on the desktop).
+ */
+import { useState } from 'react';
+import { ICON_SCHEME } from '../../../main/icon-scheme.ts';
+import { ROUTES, apiBase, mode, routeUrl } from '../api.ts';
+import './Icon.css';
+
+export type IconKind = 'market' | 'event';
+
+/**
+ * The icon's URL: on the desktop the privileged scheme main/ registers (main/icon-protocol.ts:
+ * no HTTP face needed); on the web the route under the page's API base (one level above /app/).
+ */
+export function iconUrl(kind: IconKind, id: string): string {
+  if (mode === 'desktop') return `${ICON_SCHEME}://${kind}/${encodeURIComponent(id)}`;
+  return new URL(routeUrl(ROUTES['icons.get'], { kind, id }), apiBase()).href;
+}
+
+export function Icon({ kind, id, size = 20 }: { kind: IconKind; id: string; size?: number }) {
+  const src = iconUrl(kind, id);
+  // The service always answers a picture; only an unreachable service fails: keep the space, hide the broken image.
+  const [failed, setFailed] = useState<string | null>(null);
+  return (
+    <img
+      // A new element per icon: a recycled grid row must not show the previous row's picture while this one loads.
+      key={src}
+      className="md-icon"
+      src={src}
+      width={size}
+      height={size}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      draggable={false}
+      data-failed={failed === src ? 'true' : undefined}
+      onError={() => setFailed(src)}
+    />
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * A grid column: what the grid shows, sorts, copies and drops when the grid is narrow.
+ */
+import type { ReactNode } from 'react';
+
+export interface GridColumn<T> {
+  /** Column id; for a sortable column, also the service's `order` field. */
+  id: string;
+  header: string;
+  size: number;
+  /** Narrowest width a resize may give; a numeric column's fits its longest formatted value. */
+  minSize?: number;
+  align?: 'left' | 'right';
+  /** Takes the width the other columns leave (at least `minSize`, or `size` once resized). */
+  grow?: boolean;
+  sortable?: boolean;
+  /** First click sorts descending (numbers, dates) or ascending (text). */
+  descFirst?: boolean;
+  /**
+   * When the grid is too narrow for every column, the lowest priorities are hidden first (a
+   * whole column, never half of one). Absent: always shown.
+   */
+  priority?: number;
+  /** The cell's content; pure (kept per row object, see recycler.ts prepareRows). */
+  cell: (row: T) => ReactNode;
+  title?: (row: T) => string | undefined;
+  /** The value copied (TSV); absent: the cell's content when it is text, else not copied. */
+  text?: (row: T) => string | undefined;
+  /** Extra class of the column's body cells. */
+  className?: string;
+}
+
+/** A shown column and the class names of its body cells. */
+export interface CellSpec<T> {
+  col: GridColumn<T>;
+  className: string;
+}
+
+export const ROW_HEIGHT = 28;
+/** The sticky header's height (grid.css .grid-head), above the first row in the scroller. */
+export const HEAD_HEIGHT = 29;
+
+/** Class names joined, the false and absent ones left out. */
+export function classes(...names: (string | false | undefined)[]): string {
+  return names.filter(Boolean).join(' ');
+}

@@ -1,0 +1,34 @@
+/** The market panel's heading: icon, question, star, and the event it belongs to. */
+import type { Market } from '../api.ts';
+import { Icon } from '../components/Icon.tsx';
+import { useNav } from '../nav.tsx';
+import { Star } from '../watchlist.tsx';
+
+export function MarketHead({ m }: { m: Market }) {
+  const nav = useNav();
+  const event = m.events?.[0];
+  const title = m.question ?? m.slug ?? m.id;
+  return (
+    <>
+      <div className="panel-title-row">
+        <Icon kind="market" id={m.id} size={36} />
+        <h2 className="detail-title" data-testid="detail-title">
+          {title}
+        </h2>
+        <Star kind="market" id={m.id} label={title} size={18} />
+      </div>
+      {event ? (
+        <p className="detail-event">
+          <span className="muted">Event </span>
+          <button type="button" className="link-btn" onClick={() => nav.open('event', event.id)}>
+            {event.title ?? event.slug ?? event.id}
+          </button>
+          <span className="muted"> · </span>
+          <button type="button" className="link-btn" onClick={() => nav.marketsOfEvent({ id: event.id, title: event.title ?? event.id })}>
+            all its markets
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}

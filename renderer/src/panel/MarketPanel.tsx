@@ -1,0 +1,48 @@
+/**
+ * One market, in the order a trader reads it: what it is, what each outcome costs and how it
+ * moved, the price chart, the order book, the rules, then the figures, and the ids last.
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../api.ts';
+import { StatusBadge } from '../components/cells.tsx';
+import { useLive } from '../live.tsx';
+import { MarketHead } from './MarketHead.tsx';
+import { OrderBook } from './OrderBook.tsx';
+import { OutcomeTable } from './OutcomeTable.tsx';
+import { PanelLoading, PanelShell } from './PanelShell.tsx';
+import { PriceChart } from './PriceChart.tsx';
+import { ExternalLink } from './Links.tsx';
+import { Rules } from './Rules.tsx';
+import { MarketStats } from './Stats.tsx';
+import { TokenIds } from './TokenIds.tsx';
+
+export function MarketPanel({ id }: { id: string }) {
+  const { status } = useLive();
+  const q = useQuery({ queryKey: ['markets.get', { id }], queryFn: () => api.markets.get(id), placeholderData: keepPreviousData });
+  const m = q.data;
+  if (!m) return <PanelLoading error={q.error} label="Market" />;
+  const event = m.events?.[0];
+  const link =
+    status?.profile === 'polymarket' && (event?.slug || m.slug)
+      ? event?.slug
+        ? `https://polymarket.com/event/${encodeURIComponent(event.slug)}`
+        : `https://polymarket.com/market/${encodeURIComponent(m.slug!)}`
+      : undefined;
+  return (
+    <PanelShell label="Market" status={<StatusBadge item={m} />}>
+      <MarketHead m={m} />
+      <OutcomeTable m={m} />
+      <PriceChart id={m.id} />
+      <OrderBook id={m.id} />
+      <Rules m={m} />
+      <h3 className="detail-h">Figures</h3>
+      <MarketStats m={m} />
+      {link ? (
+        <p className="detail-links">
+          <ExternalLink href={link}>Open on polymarket.com ↗</ExternalLink>
+        </p>
+      ) : null}
+      <TokenIds m={m} />
+    </PanelShell>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The global keys: Ctrl/⌘+K focuses the search box, Alt+1 … Alt+6 pick a tab (Alt+4, Search,
+ * also focuses the box), Esc closes the side panel or clears the search.
+ */
+import { type RefObject, useEffect } from 'react';
+import { useNav } from '../nav.tsx';
+import { TABS } from '../ui-state.tsx';
+
+export function useShortcuts(searchRef: RefObject<HTMLInputElement | null>): void {
+  const nav = useNav();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        searchRef.current?.focus();
+        searchRef.current?.select();
+        return;
+      }
+      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-6]$/.test(e.key)) {
+        e.preventDefault();
+        const tab = TABS[Number(e.key) - 1]!;
+        nav.showTab(tab);
+        // The Search tab is for typing: what follows the shortcut goes into the box.
+        if (tab === 'search') searchRef.current?.focus();
+        return;
+      }
+      // Esc inside a dialog belongs to the dialog.
+      if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
+        if (nav.detail) {
+          e.preventDefault();
+          nav.close();
+        } else if (document.activeElement === searchRef.current && nav.query) {
+          nav.setQuery('');
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [nav, searchRef]);
+}

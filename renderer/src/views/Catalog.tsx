@@ -1,0 +1,101 @@
+/**
+ * A catalog grid (markets, events): every cached row, sorted and filtered by the service,
+ * loaded in blocks of 100 wherever the user scrolls, with the service's count, CSV export and
+ * copy. What differs between the grids is their CatalogConfig.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { Empty } from '../catalog/Empty.tsx';
+import { ExportCopy } from '../catalog/ExportCopy.tsx';
+import { FilterBar } from '../components/FilterBar.tsx';
+import { copyText, toTsv } from '../grid/copy.ts';
+import { DataGrid, type GridColumn } from '../grid/DataGrid.tsx';
+import { useBlockList } from '../grid/useBlockList.ts';
+import { useNav } from '../nav.tsx';
+import { filterParams, useUi, type CatalogFilters, type GridPrefs, type Sort } from '../ui-state.tsx';
+
+export interface CatalogConfig<T extends { id: string }> {
+  /** The grid's label and the view's. */
+  label: string;
+  /** Row noun ("market"): the count's, the detail panel's kind and the export's list (plural). */
+  noun: 'market' | 'event';
+  prefs: 'markets' | 'events';
+  op: 'markets.list' | 'events.list';
+  countOp: 'markets.count' | 'events.count';
+  columns: GridColumn<T>[];
+  /** A block of rows (slimmed and prepared for the grid). */
+  fetchRows: (params: Record<string, unknown>) => Promise<T[]>;
+  fetchCount: (params: Record<string, unknown>) => Promise<number>;
+  /** Rows shown; the rest (placeholder markets) are hidden with a note. */
+  keep?: (row: T) => boolean;
+  /** The filter bar's event filter (markets of one event). */
+  withEvent: boolean;
+  rowTestId: string;
+}
+
+const rowKey = (r: { id: string }) => r.id;
+
+export function CatalogView<T extends { id: string }>({ config }: { config: CatalogConfig<T> }) {
+  const { ui, setUi } = useUi();
+  const nav = useNav();
+  const prefs = ui[config.prefs];
+  const setPrefs = useCallback(
+    (p: Partial<GridPrefs>) => setUi((s) => ({ ...s, [config.prefs]: { ...s[config.prefs], ...p } })),
+    [setUi, config.prefs],
+  );
+  const params = useMemo(
+    () => ({ ...filterParams(prefs.filters, config.withEvent), order: prefs.sort.field, ascending: !prefs.sort.desc }),
+    [prefs.filters, prefs.sort, config.withEvent],
+  );
+  const list = useBlockList<T>({
+    op: config.op,
+    params,
+    fetchBlock: config.fetchRows,
+    countOp: config.countOp,
+    fetchCount: config.fetchCount,
+    ...(config.keep ? { keep: config.keep } : {}),
+  });
+  const count = useMemo(
+    () => ({ n: list.total ?? list.loaded, ended: list.total !== undefined || list.ended, noun: config.noun, hidden: list.hidden }),
+    [list.total, list.loaded, list.ended, list.hidden, config.noun],
+  );
+  const [selected, setSelected] = useState<T[]>([]);
+  const detailOpen = nav.detail?.kind === config.noun;
+  const openId = detailOpen ? nav.detail!.id : undefined;
+  const onActive = useCallback((r: T) => detailOpen && nav.open(config.noun, r.id), [detailOpen, nav, config.noun]);
+  const onFilters = useCallback((filters: CatalogFilters) => setPrefs({ filters }), [setPrefs]);
+  // Memoised: the filter bar is, and it should not re-render as blocks arrive.
+  const actions = useMemo(
+    () => (
+      <ExportCopy
+        list={config.prefs}
+        params={params}
+        selected={selected.length}
+        onCopy={() => void copyText(toTsv(config.columns, selected))}
+      />
+    ),
+    [config.prefs, config.columns, params, selected],
+  );
+
+  return (
+    <section className="view" aria-label={config.label}>
+      <FilterBar filters={prefs.filters} withEvent={config.withEvent} onChange={onFilters} count={count} actions={actions} />
+      <DataGrid
+        label={config.label}
+        columns={config.columns}
+        list={list}
+        sort={prefs.sort}
+        onSort={(sort: Sort) => setPrefs({ sort })}
+        columnSizing={prefs.columnSizing}
+        onColumnSizing={(columnSizing) => setPrefs({ columnSizing })}
+        resetKey={JSON.stringify(params)}
+        rowKey={rowKey}
+        onOpen={(r) => nav.open(config.noun, r.id)}
+        onActive={onActive}
+        onSelection={setSelected}
+        isOpen={(r) => r.id === openId}
+        rowTestId={config.rowTestId}
+        empty={<Empty noun={`${config.noun}s`} />}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * The Orders view's states other than the table, one small component each (hooks/useOrders.ts
+ * says which applies).
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { credentials, mode } from '../../api.ts';
+import { useNav } from '../../nav.tsx';
+
+export function OrdersNoCredentials() {
+  const nav = useNav();
+  return (
+    <div className="empty" data-testid="orders-no-credentials">
+      <p className="empty-title">Connect your API credentials to see your live orders</p>
+      <p className="empty-hint">
+        Orders are private: the service asks the CLOB for them with your API key, secret and passphrase (L2 credentials).
+        {mode === 'desktop'
+          ? ' They are stored encrypted by your system keyring and never shown again.'
+          : ' In this browser tab they only sign your requests to this service (the secret is never sent), ' +
+            'and they are forgotten when the tab closes.'}
+      </p>
+      <button type="button" className="btn btn-primary" onClick={() => nav.setCredentialsOpen(true)}>
+        Set API credentials…
+      </button>
+    </div>
+  );
+}
+
+export function OrdersUnavailable({ desktopOnly }: { desktopOnly: boolean }) {
+  return (
+    <div className="empty" data-testid="orders-unavailable">
+      <p className="empty-title">Orders are not available {desktopOnly ? 'in this browser page' : 'from this service'}</p>
+      <p className="empty-hint">
+        {desktopOnly
+          ? 'Open your orders in the desktop app.'
+          : 'This version of the marketdesk service does not serve the orders view yet; update it.'}
+      </p>
+    </div>
+  );
+}
+
+export function OrdersRefused({ address }: { address: string | undefined }) {
+  const nav = useNav();
+  const queryClient = useQueryClient();
+  const clear = useMutation({
+    mutationFn: () => credentials.clear(),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['credentials.status'] });
+      void queryClient.resetQueries({ queryKey: ['orders.list'] });
+    },
+  });
+  return (
+    <div className="empty" data-testid="orders-credentials-rejected">
+      <p className="empty-title">These credentials are not the ones the service was started with</p>
+      <p className="empty-hint">
+        The service refused the request signed with the credentials entered in this tab
+        {address ? (
+          <>
+            {' '}
+            for <span className="mono">{address}</span>
+          </>
+        ) : null}
+        . It lists orders only for the account it was started with (<code>npm run serve -- --credentials FILE</code> or the{' '}
+        <code>MARKETDESK_*</code> variables), and for none if it was started without credentials. Check the API key, secret, passphrase and
+        address, and that this computer's clock is right.
+      </p>
+      <div className="empty-actions">
+        <button type="button" className="btn btn-primary" onClick={() => nav.setCredentialsOpen(true)}>
+          Re-enter credentials…
+        </button>
+        <button type="button" className="btn" onClick={() => clear.mutate()} disabled={clear.isPending}>
+          Clear credentials
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function OrdersLoading() {
+  return <p className="muted pad">Loading orders…</p>;
+}
+
+export function OrdersError({ message, retry }: { message: string; retry: () => void }) {
+  return (
+    <div className="empty">
+      <p className="empty-title">Could not load orders</p>
+      <p className="empty-hint">{message}</p>
+      <button type="button" className="btn" onClick={retry}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
+export function OrdersEmpty({ filtered }: { filtered: boolean }) {
+  return (
+    <div className="empty" data-testid="orders-empty">
+      <p className="empty-title">{filtered ? 'No live orders on a market matching this filter' : 'No live orders'}</p>
+      <p className="empty-hint">
+        {filtered
+          ? 'The filter matches market names (the question or its event), a condition id or a token id.'
+          : 'Orders you place appear here while they are live.'}
+      </p>
+    </div>
+  );
+}

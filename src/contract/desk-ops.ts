@@ -1,0 +1,104 @@
+/**
+ * The trader's desk (issue 13): catalog counts, the watchlist, CSV exports, and a market page's
+ * price chart and order book. Their routes are routes.ts's `deskRoutes`.
+ */
+import { catalogOperations } from './catalog-ops.ts';
+import { op, type DeclsFor } from './define.ts';
+import { leaderboardOperations } from './leaderboard-ops.ts';
+import { oneOf, str } from './params.ts';
+import type { RawBody } from './raw.ts';
+import type { deskRoutes } from './routes.ts';
+
+export const WATCH_KINDS = ['market', 'event'] as const;
+export type WatchKind = (typeof WATCH_KINDS)[number];
+
+/** One watched market or event; the list is newest first. */
+export interface WatchItem {
+  kind: WatchKind;
+  id: string;
+  /** ISO 8601. */
+  addedAt: string;
+}
+
+export interface WatchList {
+  items: WatchItem[];
+}
+
+export const CHART_INTERVALS = ['1d', '1w', '1m', 'all'] as const;
+export type ChartInterval = (typeof CHART_INTERVALS)[number];
+
+export const EXPORT_LISTS = ['markets', 'events', 'leaderboard'] as const;
+export type ExportList = (typeof EXPORT_LISTS)[number];
+
+/** A market's outcomes' price histories (CLOB `/prices-history`), as last fetched. */
+export interface MarketChart {
+  id: string;
+  interval: ChartInterval;
+  /** When the upstream answered this copy; null when the market has no outcomes to chart. */
+  fetchedAt: string | null;
+  /** The upstream could not be reached: this is the last persisted copy. */
+  stale: boolean;
+  outcomes: { name: string; tokenId: string; history: { t: number; p: number }[] }[];
+}
+
+export interface BookLevel {
+  price: string;
+  size: string;
+}
+
+/** Polymarket's order: bids and asks with the best level LAST. */
+export interface OutcomeBook {
+  bids: BookLevel[];
+  asks: BookLevel[];
+  tick_size?: string;
+  last_trade_price?: string;
+}
+
+/** A market's outcomes' order books (CLOB `/book`), as last fetched. */
+export interface MarketBook {
+  id: string;
+  fetchedAt: string | null;
+  stale: boolean;
+  /** `book` null: the upstream has no book for that token (404). */
+  outcomes: { name: string; tokenId: string; book: OutcomeBook | null }[];
+}
+
+/** `defs` without the paging and sorting keys: the filters a count takes. */
+function withoutKeys<D extends object, K extends keyof D>(defs: D, keys: readonly K[]): Omit<D, K> {
+  const out = { ...defs };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
+const marketsList = catalogOperations['markets.list'].params;
+const eventsList = catalogOperations['events.list'].params;
+/** The filters of markets.list / events.list; their paging and sort parameters are ignored (not declared). */
+export const marketFilterParams = withoutKeys(marketsList, ['limit', 'offset', 'order', 'ascending']);
+export const eventFilterParams = withoutKeys(eventsList, ['limit', 'offset', 'order', 'ascending', 'include_markets']);
+const leaderboardFilters = withoutKeys(leaderboardOperations['leaderboard.list'].params, ['limit', 'offset']);
+
+const watchKind = { ...oneOf(WATCH_KINDS), required: true as const };
+const watchId = str({ required: true, maxLength: 40 });
+const pathId = { id: str({ required: true, maxLength: 40 }) };
+
+export const deskOperations = {
+  'markets.count': op<{ count: number }>()(marketFilterParams),
+  'events.count': op<{ count: number }>()(eventFilterParams),
+  'watchlist.list': op<WatchList>()({}),
+  'watchlist.add': op<WatchList>()({ kind: watchKind, id: watchId }),
+  'watchlist.remove': op<WatchList>()({ kind: watchKind, id: watchId }),
+  /**
+   * One declaration for the three lists: each list reads its own listing's parameters (limit
+   * and offset are not taken: every matching row is exported). CSV text, streamed.
+   */
+  'catalog.export': op<RawBody>()({
+    ...leaderboardFilters,
+    ...marketFilterParams,
+    ...eventFilterParams,
+    order: marketsList.order,
+    ascending: marketsList.ascending,
+    list: { ...oneOf(EXPORT_LISTS), required: true as const },
+  }),
+  'markets.chart': op<MarketChart>()({ ...pathId, interval: oneOf(CHART_INTERVALS, { default: '1d' }) }),
+  'markets.book': op<MarketBook>()(pathId),
+} satisfies DeclsFor<typeof deskRoutes>;

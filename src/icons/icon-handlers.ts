@@ -1,0 +1,70 @@
+/**
+ * `icons.get`: a market's or event's icon from the icon cache, or the neutral placeholder.
+ * Never a 5xx: whatever goes wrong with the image, the caller gets a picture; only an unknown
+ * kind or id is the spec's 404.
+ */
+import { notFound, rawBody, type RawBody } from '../contract/index.ts';
+import type { iconsOperations } from '../contract/icons-ops.ts';
+import type { HandlersFor } from '../service/dispatch.ts';
+import type { CatalogStore } from '../store/catalog-store.ts';
+import { PLACEHOLDER_BYTES, PLACEHOLDER_CACHE_CONTROL, PLACEHOLDER_TYPE } from './placeholder.ts';
+
+/** A cached icon: its bytes and content type, keyed (and ETagged) by the source URL's hash. */
+export interface IconHit {
+  bytes: Uint8Array;
+  contentType: string;
+  hash: string;
+}
+
+export interface IconWait {
+  /** The caller went away. */
+  signal?: AbortSignal;
+  /** Answer 'pending' after this long; the fetch goes on and caches the icon for the next call. */
+  waitMs?: number;
+}
+
+export interface IconSource {
+  /** The icon for this source URL; null when it cannot be had now (failed, offline); 'pending' past `waitMs`. */
+  get(url: string, wait?: IconWait): Promise<IconHit | 'pending' | null>;
+}
+
+/**
+ * How long a request waits for a picture being fetched. A page's image requests share the
+ * browser's few connections to the service with its API calls: a slow CDN must not hold them.
+ */
+export const ICON_WAIT_MS = 3000;
+
+/** Cached icons never change under their URL hash: a day, and the browser need not revalidate. */
+export const ICON_CACHE_CONTROL = 'public, max-age=86400, immutable';
+
+function sourceUrl(store: CatalogStore, kind: string, id: string): string | undefined {
+  if (kind !== 'market' && kind !== 'event') throw notFound('route');
+  if (!/^\d{1,15}$/.test(id)) throw notFound('id');
+  const item = kind === 'market' ? store.reader.getMarket(Number(id)) : store.reader.getEvent(Number(id));
+  if (!item) throw notFound('id');
+  const url = item.icon || item.image;
+  return typeof url === 'string' && url !== '' ? url : undefined;
+}
+
+/** The placeholder; while the icon is still being fetched, not stored at all, so the next showing asks again. */
+export function placeholderBody(pending = false): RawBody {
+  return rawBody(PLACEHOLDER_TYPE, PLACEHOLDER_BYTES, { 'cache-control': pending ? 'no-store' : PLACEHOLDER_CACHE_CONTROL });
+}
+
+export function iconHandlers(
+  store: CatalogStore,
+  icons: IconSource | undefined,
+  /** Whether a picture URL may be fetched (source-policy.ts); a refused one gets the placeholder. */
+  allowed: (url: string) => boolean = () => true,
+  waitMs = ICON_WAIT_MS,
+): HandlersFor<keyof typeof iconsOperations> {
+  return {
+    'icons.get': async (p, ctx) => {
+      const found = sourceUrl(store, p.kind, p.id);
+      const url = found !== undefined && allowed(found) ? found : undefined;
+      const hit = url && icons ? await icons.get(url, { waitMs, ...(ctx.signal ? { signal: ctx.signal } : {}) }) : null;
+      if (hit === null || hit === 'pending') return placeholderBody(hit === 'pending');
+      return rawBody(hit.contentType, hit.bytes, { 'cache-control': ICON_CACHE_CONTROL, etag: `"${hit.hash.slice(0, 32)}"` });
+    },
+  };
+}
