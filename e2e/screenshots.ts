@@ -17,8 +17,12 @@ const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type:
 const out = path.resolve(values.out ?? path.join(ROOT, 'e2e/screenshots'));
 mkdirSync(out, { recursive: true });
 
-/** `desktop`: the renderer's desktop path (emulated preload); `offline`: after the upstream stops. */
-type Shot = { name: string; desktop?: boolean; offline?: boolean; run: (page: Page) => Promise<void> };
+/**
+ * `desktop`: the renderer's desktop path (emulated preload); `offline`: after the upstream stops;
+ * `narrow`: also at 1024×700 (every shot is taken at 1440×900).
+ */
+type Shot = { name: string; desktop?: boolean; offline?: boolean; narrow?: boolean; run: (page: Page) => Promise<void> };
+const SIZES = { wide: { width: 1440, height: 900 }, narrow: { width: 1024, height: 700 } } as const;
 
 const CREDS = {
   apiKey: '7c1f0e5a-3b1d-4c8e-9a51-2f6b8d0e4a11',
@@ -45,16 +49,35 @@ const shots: Shot[] = [
     },
   },
   {
+    name: 'watchlist',
+    run: async (page) => {
+      await tab(page, 'Markets');
+      await gridSettled(page);
+      for (const i of [0, 1, 3]) {
+        // The service keeps the watchlist: the second scheme's run finds these starred already.
+        const star = page.locator('[data-testid="market-row"]').nth(i).getByRole('button', { name: /watchlist/ });
+        if ((await star.getAttribute('aria-pressed')) !== 'true') await star.click();
+      }
+      await tab(page, 'Watchlist');
+      await page.locator('[data-testid="watch-market-row"]').nth(2).waitFor();
+    },
+  },
+  {
     name: 'markets-detail',
+    narrow: true,
     run: async (page) => {
       await tab(page, 'Markets');
       await gridSettled(page);
       await page.locator('[data-testid="market-row"]').nth(2).click();
       await page.waitForSelector('[data-testid="detail"] [data-testid="detail-title"]');
+      // The chart and the book come from the service's cache of the CLOB's answers.
+      await page.waitForSelector('[data-testid="detail"] canvas');
+      await page.waitForSelector('[data-testid="detail"] [data-testid="book-best-bid"]');
     },
   },
   {
     name: 'events-detail',
+    narrow: true,
     run: async (page) => {
       await tab(page, 'Events');
       await gridSettled(page);
@@ -128,7 +151,7 @@ const shots: Shot[] = [
 ];
 
 const data = tempDir('marketdesk-shots-');
-const fake = await startFakeUpstream({ catalog: await loadFixtureCatalog(FIXTURES), clob: { credentials: CREDS } });
+const fake = await startFakeUpstream({ catalog: await loadFixtureCatalog(FIXTURES), clob: { credentials: CREDS }, images: 'local' });
 const service = await startSyncedService(fake, data.dir);
 const set = await relay(service.dispatch, 'credentials.set', CREDS);
 if (!set.ok) throw new Error(`credentials.set: ${JSON.stringify(set)}`);
@@ -141,15 +164,17 @@ try {
       await fake.close();
       await service.sync!.syncNow('incremental').catch(() => {});
     }
-    for (const scheme of ['light', 'dark'] as const) {
-      const browser = await launchBrowser({ colorScheme: scheme, width: 1440, height: 860 });
+    const sizes = shot.narrow ? (['wide', 'narrow'] as const) : (['wide'] as const);
+    for (const [scheme, size] of sizes.flatMap((z) => (['light', 'dark'] as const).map((c) => [c, z] as const))) {
+      const browser = await launchBrowser({ colorScheme: scheme, ...SIZES[size] });
       try {
         if (shot.desktop) await installBridge(browser.page, service);
         await openApp(browser.page, service.baseUrl!);
         await shot.run(browser.page);
-        // Wait for fonts and images (avatars) before the picture.
+        // Wait for fonts and the icons on screen before the picture.
         await browser.page.evaluate(() => document.fonts.ready);
-        const file = path.join(out, `${shot.name}-${scheme}.png`);
+        await browser.page.waitForFunction(() => [...document.images].every((i) => i.complete));
+        const file = path.join(out, `${shot.name}${size === 'narrow' ? '-1024' : ''}-${scheme}.png`);
         await browser.page.screenshot({ path: file });
         console.log(path.relative(ROOT, file));
       } finally {

@@ -68,7 +68,8 @@ export const FAKE_PAGE_SIZE = 100;
 export const END_CURSOR = 'LTE=';
 const MIN_MARKETS = 6;
 
-function parseList(v: unknown): string[] {
+/** A Gamma JSON-encoded string list (`"[\"Yes\", \"No\"]"`); [] when absent or malformed. */
+export function parseList(v: unknown): string[] {
   if (typeof v !== 'string') return [];
   try {
     const a: unknown = JSON.parse(v);

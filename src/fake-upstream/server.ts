@@ -19,7 +19,7 @@ import {
   type Limits,
 } from './query.ts';
 import { RequestLog, type RequestLogEntry } from './request-log.ts';
-import { FakeClob, type FakeClobOptions } from './clob.ts';
+import { FakeClob, parseList, type FakeClobOptions } from './clob.ts';
 import { FakeLeaderboard, type FakeLeaderboardOptions } from './data-api.ts';
 import { FakeLimits } from './limits.ts';
 import { FakeTrading, type FakeTradingOptions } from './trading.ts';
@@ -141,7 +141,11 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
   const clob = opts.clob ? new FakeClob(opts.clob, catalog) : undefined;
   const leaderboard = new FakeLeaderboard(opts.leaderboard);
   // Placed and cancelled orders show in the CLOB's order list when there is one.
-  const trading = new FakeTrading({ ...(clob ? { credentials: opts.clob!.credentials, clob } : {}), ...opts.trading });
+  const trading = new FakeTrading({
+    ...(clob ? { credentials: opts.clob!.credentials, clob } : {}),
+    priceOf: tokenPrices(catalog),
+    ...opts.trading,
+  });
   const fakeLimits =
     !opts.limits || opts.limits === 'off' ? undefined : new FakeLimits(opts.limits === 'spec' ? undefined : opts.limits, opts.limitsNow);
 
@@ -438,4 +442,24 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
   };
 
   return { url, port, close, faults, requests, catalog, clob, leaderboard, trading, limits: fakeLimits };
+}
+
+/** token id -> its outcome's price in the catalog, built on first use (a book asked of a big catalog). */
+function tokenPrices(catalog: FakeCatalog): (token: string) => number | undefined {
+  let prices: Map<string, number> | undefined;
+  return (token) => {
+    if (!prices) {
+      prices = new Map();
+      for (const rec of catalog.marketRecords()) {
+        const m = rec.obj as Record<string, unknown>;
+        const tokens = parseList(m['clobTokenIds']);
+        const values = parseList(m['outcomePrices']);
+        tokens.forEach((t, i) => {
+          const p = Number(values[i]);
+          if (values[i]?.trim() && Number.isFinite(p)) prices!.set(t, p);
+        });
+      }
+    }
+    return prices.get(token);
+  };
 }

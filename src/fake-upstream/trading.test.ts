@@ -28,6 +28,25 @@ const post = (body: unknown, method = 'POST'): RequestInit => ({
 const L2 = { POLY_ADDRESS: '0x1', POLY_SIGNATURE: 's', POLY_TIMESTAMP: '1', POLY_API_KEY: 'k', POLY_PASSPHRASE: 'p' };
 
 describe('trading routes', () => {
+  it("centres a catalog token's book and midpoint on its outcome price", async () => {
+    const catalog = createSyntheticCatalog({ markets: 20, seed: 1 });
+    const f = await fake({ catalog });
+    const m = [...catalog.allMarkets()].find((x) => typeof x['clobTokenIds'] === 'string' && typeof x['outcomePrices'] === 'string')!;
+    const tokens = JSON.parse(m['clobTokenIds'] as string) as string[];
+    const prices = (JSON.parse(m['outcomePrices'] as string) as string[]).map(Number);
+    for (const [i, token] of tokens.entries()) {
+      const expected = Math.min(0.985, Math.max(0.015, prices[i]!));
+      const mid = (await json(await fetch(`${f.url}/midpoint?token_id=${token}`))).body as { mid: string };
+      expect(Math.abs(Number(mid.mid) - expected)).toBeLessThanOrEqual(0.0025 + 1e-9);
+      const book = (await json(await fetch(`${f.url}/book?token_id=${token}`))).body as {
+        bids: { price: string }[];
+        asks: { price: string }[];
+      };
+      expect(Number(book.bids.at(-1)!.price)).toBeLessThan(Number(mid.mid));
+      expect(Number(book.asks.at(-1)!.price)).toBeGreaterThan(Number(mid.mid));
+    }
+  });
+
   it('answers books, prices, midpoints and histories the same way every time', async () => {
     const f = await fake();
     const book = await json(await fetch(`${f.url}/book?token_id=123`));

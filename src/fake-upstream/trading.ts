@@ -36,6 +36,8 @@ export interface FakeTradingOptions {
   now?: () => number;
   /** The fake CLOB whose `/data/orders` list placed orders join and cancelled ones leave. */
   clob?: FakeClob;
+  /** A token's price in the catalog (its outcome's `outcomePrices` entry): books and histories centre on it. */
+  priceOf?: (token: string) => number | undefined;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -293,6 +295,9 @@ export class FakeTrading {
   }
 
   private mid(token: string): number {
+    const listed = this.opts.priceOf?.(token);
+    // Kept off 0 and 1, so a book still has a level on each side.
+    if (listed !== undefined) return round(Math.min(0.985, Math.max(0.015, listed)), 0.005);
     return round(0.05 + 0.9 * mulberry32(seedOf(token))(), 0.005);
   }
 
