@@ -12,6 +12,7 @@ import { FIXTURES_DIR, loadFixtureCatalog } from '../fake-upstream/fixture-catal
 import { startFakeUpstream, type FakeUpstream, type RawOrder } from '../fake-upstream/index.ts';
 import { csvLine } from '../service/orders-view.ts';
 import { startService, type Service } from '../service/service.ts';
+import { parseCsv } from '../testing/csv.ts';
 
 let fake: FakeUpstream;
 let service: Service;
@@ -175,35 +176,6 @@ describe('orders.view', () => {
     }
   });
 });
-
-/** RFC 4180 records (quoted cells, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += ch;
-  }
-  return rows;
-}
 
 describe('orders.export', () => {
   it("is the view's rows for the same filters and sort, as an RFC 4180 attachment", async () => {

@@ -8,8 +8,8 @@ import { createSyntheticCatalog, startFakeUpstream, type FakeUpstream } from '..
 import { fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { MARKET_COLUMNS, EVENT_COLUMNS, eventCells, marketCells, csvRow } from './export-csv.ts';
 import { startService, type Service } from './service.ts';
-
-type Obj = Record<string, unknown> & { id: string };
+import { parseCsv } from '../testing/csv.ts';
+import { httpJson, type Obj } from '../testing/http-json.ts';
 
 let s: Service;
 let fake: FakeUpstream;
@@ -36,51 +36,7 @@ afterAll(async () => {
   noWebUi.cleanup();
 });
 
-async function json<T>(path: string): Promise<T> {
-  const r = await fetch(base + path);
-  expect(r.status, path).toBe(200);
-  return (await r.json()) as T;
-}
-
-/** A listing paged to its end, 100 at a time, as a client would read it. */
-async function all(path: string, query: string): Promise<Obj[]> {
-  const out: Obj[] = [];
-  for (let offset = 0; ; offset += 100) {
-    const page = await json<Obj[]>(`${path}?${query}${query ? '&' : ''}limit=100&offset=${offset}`);
-    out.push(...page);
-    if (page.length < 100) return out;
-  }
-}
-
-/** RFC 4180 records (quoted fields, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  expect(cell, 'the file ends with a line break').toBe('');
-  return rows;
-}
+const { json, all } = httpJson(() => base);
 
 const MARKET_QUERIES = ['', 'active=true', 'closed=false&order=volume24hr', 'order=endDate&ascending=true', 'tag_slug=politics'];
 const EVENT_QUERIES = ['', 'closed=false&order=volume', 'tag_slug=sports&order=title&ascending=true', 'volume_min=100000'];

@@ -10,8 +10,7 @@ import { generateCatalog } from '../fake-upstream/synthetic.ts';
 import { tempDir } from '../testing/fixtures.ts';
 import { EXPORT_BATCH } from './export-handlers.ts';
 import { startService, type Service } from './service.ts';
-
-type Obj = Record<string, unknown> & { id: string };
+import { httpJson, type Obj } from '../testing/http-json.ts';
 
 const MARKETS = 6000;
 let s: Service;
@@ -63,21 +62,7 @@ afterAll(async () => {
   web.cleanup();
 });
 
-async function json<T>(path: string): Promise<T> {
-  const r = await fetch(base + path);
-  expect(r.status, path).toBe(200);
-  return (await r.json()) as T;
-}
-
-/** A listing paged to its end, 100 at a time, as a client would read it. */
-async function all(path: string, query: string): Promise<Obj[]> {
-  const out: Obj[] = [];
-  for (let offset = 0; ; offset += 100) {
-    const page = await json<Obj[]>(`${path}?${query}${query ? '&' : ''}limit=100&offset=${offset}`);
-    out.push(...page);
-    if (page.length < 100) return out;
-  }
-}
+const { json, all } = httpJson(() => base);
 
 /** The first cell of each data line (the id; none of these ids is quoted). */
 async function exportedIds(path: string): Promise<string[]> {

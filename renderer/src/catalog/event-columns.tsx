@@ -5,11 +5,9 @@
  */
 import type { Event } from '../api.ts';
 import { eventLeader, fmtCents, fmtChance, isPlaceholder, type Leader } from '../chance.ts';
-import { StatusBadge } from '../components/cells.tsx';
-import { Icon } from '../components/Icon.tsx';
-import { fmtDate, fmtDateTime, fmtInt, fmtMoney, fmtMoneyFull, num, STATUS_LABEL, statusOf } from '../format.ts';
+import { fmtInt } from '../format.ts';
 import type { GridColumn } from '../grid/DataGrid.tsx';
-import { Star } from '../watchlist.tsx';
+import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
 
 // Two columns read the leader: parse the nested markets once per row object.
 const leaders = new WeakMap<Event, Leader | undefined>();
@@ -21,34 +19,8 @@ function leaderOf(e: Event): Leader | undefined {
 const name = (e: Event) => e.title ?? e.slug ?? e.id;
 const tradable = (e: Event) => (e.markets ?? []).filter((m) => !isPlaceholder(m)).length;
 
-/** A money column: compact in the cell, exact in the tooltip, the number when copied. */
-function money(value: (e: Event) => unknown) {
-  return {
-    cell: (e: Event) => fmtMoney(value(e)),
-    title: (e: Event) => (num(value(e)) === undefined ? undefined : fmtMoneyFull(value(e))),
-    text: (e: Event) => String(num(value(e)) ?? ''),
-  };
-}
-
 export const EVENT_COLUMNS: GridColumn<Event>[] = [
-  {
-    id: 'title',
-    header: 'Event',
-    size: 380,
-    minSize: 220,
-    grow: true,
-    sortable: true,
-    className: 'name-cell',
-    cell: (e) => (
-      <>
-        <Star kind="event" id={e.id} label={name(e)} />
-        <Icon kind="event" id={e.id} size={18} />
-        <span className="name-text">{name(e)}</span>
-      </>
-    ),
-    title: (e) => e.title,
-    text: name,
-  },
+  nameColumn<Event>('event', 'title', 'Event', name, (e) => e.title),
   {
     id: 'tags',
     header: 'Tags',
@@ -95,55 +67,10 @@ export const EVENT_COLUMNS: GridColumn<Event>[] = [
     className: 'ev-markets',
     cell: (e) => fmtInt(tradable(e)),
   },
-  {
-    id: 'volume',
-    header: 'Volume',
-    size: 84,
-    minSize: 72,
-    align: 'right',
-    sortable: true,
-    descFirst: true,
-    priority: 7,
-    ...money((e) => e.volume),
-  },
-  {
-    id: 'volume24hr',
-    header: '24h vol',
-    size: 84,
-    minSize: 72,
-    align: 'right',
-    sortable: true,
-    descFirst: true,
-    ...money((e) => e['volume24hr']),
-  },
-  {
-    id: 'liquidity',
-    header: 'Liquidity',
-    size: 90,
-    minSize: 72,
-    align: 'right',
-    sortable: true,
-    descFirst: true,
-    priority: 3,
-    ...money((e) => e.liquidity),
-  },
-  {
-    id: 'startDate',
-    header: 'Starts',
-    size: 104,
-    sortable: true,
-    priority: 2,
-    cell: (e) => fmtDate(e.startDate),
-    title: (e) => fmtDateTime(e.startDate),
-  },
-  {
-    id: 'endDate',
-    header: 'Ends',
-    size: 104,
-    sortable: true,
-    priority: 4,
-    cell: (e) => fmtDate(e.endDate),
-    title: (e) => fmtDateTime(e.endDate),
-  },
-  { id: 'status', header: 'Status', size: 84, priority: 5, cell: (e) => <StatusBadge item={e} />, text: (e) => STATUS_LABEL[statusOf(e)] },
+  moneyColumn<Event>('volume', 'Volume', (e) => e.volume, 7),
+  moneyColumn<Event>('volume24hr', '24h vol', (e) => e['volume24hr']),
+  moneyColumn<Event>('liquidity', 'Liquidity', (e) => e.liquidity, 3),
+  dateColumn<Event>('startDate', 'Starts', (e) => e.startDate, 2),
+  dateColumn<Event>('endDate', 'Ends', (e) => e.endDate, 4),
+  statusColumn<Event>(5),
 ];

@@ -7,33 +7,15 @@
  */
 import type { Market } from '../api.ts';
 import { fmtCents, marketLeader, spreadOf } from '../chance.ts';
-import { changeCell, chanceCell, chanceTitle, outcomePrices, outcomesTitle, StatusBadge } from '../components/cells.tsx';
-import { Icon } from '../components/Icon.tsx';
-import { fmtChange, fmtDate, fmtDateTime, fmtMoney, fmtMoneyFull, num, STATUS_LABEL, statusOf } from '../format.ts';
+import { changeCell, chanceCell, chanceTitle, outcomePrices, outcomesTitle } from '../components/cells.tsx';
+import { fmtChange, num } from '../format.ts';
 import type { GridColumn } from '../grid/DataGrid.tsx';
-import { Star } from '../watchlist.tsx';
+import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
 
 const name = (m: Market) => m.question ?? m.slug ?? m.id;
 
 export const MARKET_COLUMNS: GridColumn<Market>[] = [
-  {
-    id: 'question',
-    header: 'Market',
-    size: 380,
-    minSize: 220,
-    grow: true,
-    sortable: true,
-    className: 'name-cell',
-    cell: (m) => (
-      <>
-        <Star kind="market" id={m.id} label={name(m)} />
-        <Icon kind="market" id={m.id} size={18} />
-        <span className="name-text">{name(m)}</span>
-      </>
-    ),
-    title: (m) => m.question,
-    text: name,
-  },
+  nameColumn<Market>('market', 'question', 'Market', name, (m) => m.question),
   {
     id: 'chance',
     header: 'Chance',
@@ -79,59 +61,12 @@ export const MARKET_COLUMNS: GridColumn<Market>[] = [
     cell: (m) => outcomePrices(m),
     title: outcomesTitle,
   },
-  {
-    id: 'volumeNum',
-    header: 'Volume',
-    size: 84,
-    minSize: 72,
-    align: 'right',
-    sortable: true,
-    descFirst: true,
-    priority: 7,
-    ...mv('volumeNum'),
-  },
-  { id: 'volume24hr', header: '24h vol', size: 84, minSize: 72, align: 'right', sortable: true, descFirst: true, ...mv('volume24hr') },
-  {
-    id: 'liquidityNum',
-    header: 'Liquidity',
-    size: 90,
-    minSize: 72,
-    align: 'right',
-    sortable: true,
-    descFirst: true,
-    priority: 3,
-    ...mv('liquidityNum'),
-  },
-  {
-    id: 'endDate',
-    header: 'Ends',
-    size: 104,
-    sortable: true,
-    priority: 4,
-    cell: (m) => fmtDate(m.endDate),
-    title: (m) => fmtDateTime(m.endDate),
-  },
-  {
-    id: 'status',
-    header: 'Status',
-    size: 84,
-    priority: 5,
-    cell: (m) => <StatusBadge item={m} />,
-    text: (m) => STATUS_LABEL[statusOf(m)],
-  },
+  moneyColumn<Market>('volumeNum', 'Volume', (m) => m.volumeNum ?? m.volume, 7),
+  moneyColumn<Market>('volume24hr', '24h vol', (m) => m.volume24hr),
+  moneyColumn<Market>('liquidityNum', 'Liquidity', (m) => m.liquidityNum ?? m.liquidity, 3),
+  dateColumn<Market>('endDate', 'Ends', (m) => m.endDate, 4),
+  statusColumn<Market>(5),
 ];
-
-/** A money column's cell, tooltip (the exact amount) and copied value. */
-function mv(field: 'volumeNum' | 'volume24hr' | 'liquidityNum') {
-  const value = (m: Market) =>
-    field === 'volumeNum' ? (m.volumeNum ?? m.volume) : field === 'liquidityNum' ? (m.liquidityNum ?? m.liquidity) : m.volume24hr;
-  return {
-    cell: (m: Market) => fmtMoney(value(m)),
-    // The exact amount, as the compact one rounds it.
-    title: (m: Market) => (num(value(m)) === undefined ? undefined : fmtMoneyFull(value(m))),
-    text: (m: Market) => String(num(value(m)) ?? ''),
-  };
-}
 
 /** The market fields MARKET_COLUMNS read (besides `events`, of which the first title). The icon comes from the icon route by id. */
 const GRID_FIELDS = [

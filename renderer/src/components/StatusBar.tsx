@@ -3,22 +3,12 @@
  * The offline banner sits above the views while the upstream (or the service) is unreachable.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { api, apiBase, mode, type LimitsStatus } from '../api.ts';
 import { noCatalog } from '../catalog-state.ts';
 import { fmtAgo, fmtInt } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { StorageStatusItem } from './StorageNotice.tsx';
-
-/** Re-renders every `ms` so relative times ("2 min ago") stay true. */
-function useNow(ms: number): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
-}
+import { useNow } from '../hooks/useNow.ts';
 
 export function StatusBar() {
   const live = useLive();

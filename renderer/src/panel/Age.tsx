@@ -1,24 +1,11 @@
-/**
- * How old a chart's or book's data is: "updated 2 min. ago", or when the service could not reach
- * the upstream, "offline copy from 3 hr. ago". Re-rendered every 30 s so the age stays true.
- */
-import { useEffect, useState } from 'react';
 import { fmtAgo } from '../format.ts';
+import { useNow } from '../hooks/useNow.ts';
 
 export function ageText(fetchedAt: string | null, stale: boolean, now = Date.now()): string {
   if (!fetchedAt) return stale ? 'offline, never fetched' : '';
   const ago = fmtAgo(fetchedAt, now);
   if (!stale) return `updated ${ago}`;
   return ago === 'just now' ? 'offline copy from just now' : `offline copy from ${ago}`;
-}
-
-function useNow(ms: number): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
 }
 
 export function Age({ fetchedAt, stale, testId }: { fetchedAt: string | null; stale: boolean; testId: string }) {

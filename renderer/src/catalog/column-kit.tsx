@@ -1,0 +1,80 @@
+/**
+ * The column kinds the markets and events grids share: the name (star, icon, text), money
+ * (compact in the cell, exact in the tooltip, the number when copied), dates and the status.
+ */
+import { StatusBadge } from '../components/cells.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { fmtDate, fmtDateTime, fmtMoney, fmtMoneyFull, num, STATUS_LABEL, statusOf } from '../format.ts';
+import type { GridColumn } from '../grid/DataGrid.tsx';
+import { Star } from '../watchlist.tsx';
+
+type Row = { id: string };
+type Status = { active?: boolean; closed?: boolean; archived?: boolean };
+
+export function nameColumn<T extends Row>(
+  kind: 'market' | 'event',
+  id: string,
+  header: string,
+  name: (row: T) => string,
+  title: (row: T) => string | undefined,
+): GridColumn<T> {
+  return {
+    id,
+    header,
+    size: 380,
+    minSize: 220,
+    grow: true,
+    sortable: true,
+    className: 'name-cell',
+    cell: (row) => (
+      <>
+        <Star kind={kind} id={row.id} label={name(row)} />
+        <Icon kind={kind} id={row.id} size={18} />
+        <span className="name-text">{name(row)}</span>
+      </>
+    ),
+    title,
+    text: name,
+  };
+}
+
+/** A sortable money column; `priority` as GridColumn's (absent: always shown). */
+export function moneyColumn<T>(id: string, header: string, value: (row: T) => unknown, priority?: number): GridColumn<T> {
+  return {
+    id,
+    header,
+    size: id.startsWith('liquidity') ? 90 : 84,
+    minSize: 72,
+    align: 'right',
+    sortable: true,
+    descFirst: true,
+    ...(priority !== undefined ? { priority } : {}),
+    cell: (row) => fmtMoney(value(row)),
+    // The exact amount, as the compact one rounds it.
+    title: (row) => (num(value(row)) === undefined ? undefined : fmtMoneyFull(value(row))),
+    text: (row) => String(num(value(row)) ?? ''),
+  };
+}
+
+export function dateColumn<T>(id: string, header: string, value: (row: T) => unknown, priority: number): GridColumn<T> {
+  return {
+    id,
+    header,
+    size: 104,
+    sortable: true,
+    priority,
+    cell: (row) => fmtDate(value(row)),
+    title: (row) => fmtDateTime(value(row)),
+  };
+}
+
+export function statusColumn<T extends Status>(priority: number): GridColumn<T> {
+  return {
+    id: 'status',
+    header: 'Status',
+    size: 84,
+    priority,
+    cell: (row) => <StatusBadge item={row} />,
+    text: (row) => STATUS_LABEL[statusOf(row)],
+  };
+}
