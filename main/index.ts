@@ -45,6 +45,7 @@ import {
 } from './preload/bridge.ts';
 import { startServiceHost, type ServiceHost } from './service-host.ts';
 import {
+  horizonSetting,
   loadSettings,
   loadWindowState,
   MAX_UI_STATE_BYTES,
@@ -149,6 +150,7 @@ function workerStart(): WorkerStart {
     urls,
     offline: env['MARKETDESK_OFFLINE'] === '1',
     allowedOrigins: settings.allowedOrigins,
+    horizonDays: horizonSetting(settings),
     ...(creds ? { credentials: creds } : {}),
     ...(interval > 0 ? { syncIntervalMs: interval * 1000 } : {}),
   };

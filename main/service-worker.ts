@@ -35,6 +35,8 @@ async function boot(): Promise<Service> {
     autoSync: !start.offline,
     log,
     ...(start.syncIntervalMs !== undefined ? { syncIntervalMs: start.syncIntervalMs } : {}),
+    // 'all': nothing closed is pruned and the closed history is walked (src/sync/history-walk.ts).
+    ...(start.horizonDays !== undefined ? { horizonMs: start.horizonDays === 'all' ? Infinity : start.horizonDays * 86_400_000 } : {}),
     ...(start.credentials ? { credentials: start.credentials } : {}),
     // The HTTP faces other local programs reach get the spec's limits, as under `npm run serve`;
     // the window's own calls come over IPC and are never limited.

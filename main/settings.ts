@@ -9,8 +9,17 @@ export const DEFAULT_SETTINGS: DesktopSettings = { httpEnabled: true, basePort: 
 
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
+/** The horizon's default, as under `npm run serve`. */
+export const DEFAULT_HORIZON_DAYS = 7;
+export const MAX_HORIZON_DAYS = 36_500;
+
+const isHorizon = (v: unknown): v is number | 'all' =>
+  v === 'all' || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_HORIZON_DAYS);
+
 /** Why `input` (a `settings.set` argument) cannot be saved, or undefined; said to the user. */
 export function settingsInputError(input: unknown): string | undefined {
+  if (input && typeof input === 'object' && 'horizonDays' in input && !isHorizon((input as { horizonDays: unknown }).horizonDays))
+    return `the history to keep must be a whole number of days (0 to ${MAX_HORIZON_DAYS}) or all`;
   if (!input || typeof input !== 'object' || !('allowedOrigins' in input)) return undefined;
   const origins = (input as { allowedOrigins: unknown }).allowedOrigins;
   if (!isStringList(origins)) return 'allowed origins must be a list of URLs';
@@ -32,10 +41,16 @@ export function mergeSettings(base: DesktopSettings, input: unknown): DesktopSet
   if (typeof v['httpEnabled'] === 'boolean') out.httpEnabled = v['httpEnabled'];
   if (isPort(v['basePort'])) out.basePort = v['basePort'];
   if (isPort(v['clobPort'])) out.clobPort = v['clobPort'];
+  if (isHorizon(v['horizonDays'])) out.horizonDays = v['horizonDays'];
   // All or nothing: a list with a bad entry (a hand-edited file) keeps the previous one.
   if (isStringList(v['allowedOrigins']) && settingsInputError(v) === undefined)
     out.allowedOrigins = parseAllowedOrigins(v['allowedOrigins']);
   return out;
+}
+
+/** The core's horizon (WorkerStart.horizonDays) from the settings: the default when unset. */
+export function horizonSetting(settings: DesktopSettings): number | 'all' {
+  return settings.horizonDays ?? DEFAULT_HORIZON_DAYS;
 }
 
 export function loadSettings(file: string): DesktopSettings {

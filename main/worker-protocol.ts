@@ -20,6 +20,8 @@ export interface WorkerStart {
   /** Decrypted by main from safeStorage; handed to the core, never to the renderer. */
   credentials?: CredentialsInput;
   syncIntervalMs?: number;
+  /** Days closed items are kept, or 'all' (the whole closed history, walked in the background); default 7. */
+  horizonDays?: number | 'all';
   /** Tests only: honour `{type: 'crash'}`. */
   allowCrash?: boolean;
 }

@@ -18,11 +18,11 @@ import { parseAllowedOrigins } from './http/origins.ts';
 const USAGE = {
   serve:
     'usage: npm run serve -- [--data-dir DIR] [--host H] [--base-port N] [--clob-port N] [--profile polymarket|kuest] ' +
-    '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N] [--sites FILE] ' +
+    '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N|all] [--sites FILE] ' +
     '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits] [--allow-origin URL]...',
   sync:
     'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] ' +
-    '[--horizon-days N] [--limits FILE] [--timeout SECONDS]',
+    '[--horizon-days N|all] [--limits FILE] [--timeout SECONDS]',
 };
 
 const upstreamFlags = {
@@ -74,6 +74,14 @@ function intFlag(v: string | undefined, name: string, min: number, max: number):
   if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
     throw new UsageError(`--${name} must be an integer between ${min} and ${max}`);
   return Number(v);
+}
+
+/** `--horizon-days N|all`: how long closed items are kept; `all` keeps every one and walks the closed history. */
+function horizonFlag(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'all') return Infinity;
+  if (!/^\d+$/.test(v) || Number(v) > 36500) throw new UsageError('--horizon-days must be a number of days (0 to 36500) or all');
+  return Number(v) * 86_400_000;
 }
 
 function upstreamConfig(v: { profile?: string; 'gamma-url'?: string; 'clob-url'?: string; 'data-url'?: string }) {
@@ -133,7 +141,7 @@ async function serve(argv: string[]): Promise<void> {
   const { values: v } = parseArgs({ args: argv, options: serveFlags, strict: true, allowPositionals: false });
   if (v.help) return void console.log(USAGE.serve);
   const { profile, urls } = upstreamConfig(v);
-  const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 36500);
+  const horizonMs = horizonFlag(v['horizon-days']);
   const interval = intFlag(v['sync-interval'], 'sync-interval', 1, 86_400);
   const ordersInterval = intFlag(v['orders-interval'], 'orders-interval', 1, 86_400);
   const leaderboardTtl = intFlag(v['leaderboard-ttl'], 'leaderboard-ttl', 1, 86_400);
@@ -153,7 +161,7 @@ async function serve(argv: string[]): Promise<void> {
     offline: !!v.offline,
     autoSync: !v.offline,
     ...(interval !== undefined ? { syncIntervalMs: interval * 1000 } : {}),
-    ...(horizonDays !== undefined ? { horizonMs: horizonDays * 86_400_000 } : {}),
+    ...(horizonMs !== undefined ? { horizonMs } : {}),
     sites: readSites(v.sites),
     ...(credentials ? { credentials } : {}),
     ...(ordersInterval !== undefined ? { ordersIntervalMs: ordersInterval * 1000 } : {}),
@@ -202,7 +210,7 @@ async function syncOnce(argv: string[]): Promise<void> {
   });
   if (v.help) return void console.log(USAGE.sync);
   const { profile, urls } = upstreamConfig(v);
-  const horizonDays = intFlag(v['horizon-days'], 'horizon-days', 0, 36500);
+  const horizonMs = horizonFlag(v['horizon-days']);
   // The whole run's bound: 429s and failed pages are waited out and resumed until then.
   const timeoutS = intFlag(v.timeout, 'timeout', 1, 604_800) ?? 3600;
   const dataDir = v['data-dir'] ?? defaultDataDir();
@@ -214,7 +222,7 @@ async function syncOnce(argv: string[]): Promise<void> {
     urls,
     // The outbound budgets (`--limits FILE` replaces section 8's table).
     limits: { table: readLimits(v.limits), inbound: false },
-    ...(horizonDays !== undefined ? { horizonMs: horizonDays * 86_400_000 } : {}),
+    ...(horizonMs !== undefined ? { horizonMs } : {}),
   });
   const t0 = performance.now();
   const deadline = new AbortController();
@@ -222,6 +230,8 @@ async function syncOnce(argv: string[]): Promise<void> {
   timer.unref();
   try {
     await service.sync!.syncNow('full', { deadline: deadline.signal });
+    // `--horizon-days all`: then the closed history, from where an earlier run stopped.
+    await service.sync!.syncHistory({ deadline: deadline.signal });
   } catch (e) {
     const c = service.store.reader.counts();
     await service.close();

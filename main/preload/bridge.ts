@@ -45,6 +45,8 @@ export interface DesktopSettings {
    * other site is refused (README, Security).
    */
   allowedOrigins: string[];
+  /** Closed markets and events are kept this many days after they close, or all of them ('all': the whole history); absent: 7. */
+  horizonDays?: number | 'all';
 }
 
 export interface CredentialsInput {

@@ -89,6 +89,21 @@ export interface SyncStatus {
   lastError: string | null;
   lastFullSyncAt: string | null;
   online: boolean;
+  /** The walk of the closed catalog under `--horizon-days all` (absent where no sync engine runs). */
+  history?: HistoryStatus;
+}
+
+/**
+ * The history walk: `off` with a day horizon; `walking` until every closed event and market was
+ * read; `done`; `incomplete` when the upstream has no keyset routes and offset paging stops at
+ * its cap. `events`/`markets` count the items the walk has read (over restarts too).
+ */
+export interface HistoryStatus {
+  state: 'off' | 'walking' | 'done' | 'incomplete';
+  events: number;
+  markets: number;
+  startedAt: string | null;
+  updatedAt: string | null;
 }
 
 export interface ServiceStatus {

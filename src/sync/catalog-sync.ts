@@ -12,6 +12,9 @@
  * A walk whose page still fails after the client's retries waits and fetches that page again
  * from its cursor, rather than failing the run: until the run's deadline when it has one (the
  * CLI's `--timeout`), else for `maxStalls` failures of one page in a row.
+ *
+ * A horizon of Infinity (`--horizon-days all`) prunes nothing and, once the open catalog is in,
+ * walks the closed history in the background (history-walk.ts).
  */
 import type { SyncStatus } from '../contract/index.ts';
 import type { CatalogStore } from '../store/catalog-store.ts';
@@ -21,10 +24,11 @@ import { DeadlineError, UpstreamError } from '../upstream/client.ts';
 import { GammaApi, OFFSET_CAP, PAGE_SIZE, type Kind, type WalkOptions } from '../upstream/gamma.ts';
 import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
 import { loopTurns } from '../limits/fair-turns.ts';
+import { HistoryWalk } from './history-walk.ts';
 
 export interface SyncOptions {
   intervalMs?: number;
-  /** Closed items are kept this long after they close. */
+  /** Closed items are kept this long after they close; Infinity keeps every one and walks the whole history. */
   horizonMs?: number;
   /** A full sync runs at least this often, to catch anything incremental sync cannot see. */
   fullEveryMs?: number;
@@ -74,6 +78,8 @@ export class CatalogSync {
   private abort = new AbortController();
   private stopped = false;
   private listeners = new Set<(s: SyncStatus) => void>();
+  private readonly history: HistoryWalk;
+  private historyRun: Promise<void> | undefined;
   private readonly state: SyncStatus = {
     phase: 'idle',
     running: false,
@@ -103,10 +109,29 @@ export class CatalogSync {
     };
     this.state.lastFullSyncAt = store.getMeta('lastFullSyncAt') ?? null;
     this.state.lastSuccessAt = store.getMeta('lastSyncAt') ?? null;
+    this.history = new HistoryWalk({
+      store,
+      gamma: this.gamma,
+      write: async (batch) => {
+        await loopTurns.turn(this);
+        this.store.apply(batch);
+      },
+      log: this.opts.log,
+      now: this.opts.now,
+      changed: () => this.emit(),
+    });
+  }
+
+  /** `--horizon-days all`: nothing closed is pruned, and the closed history is walked. */
+  get keepsAll(): boolean {
+    return this.opts.horizonMs === Infinity;
   }
 
   status(): SyncStatus {
-    return structuredClone(this.state);
+    const history = this.keepsAll
+      ? this.history.status()
+      : { state: 'off' as const, events: 0, markets: 0, startedAt: null, updatedAt: null };
+    return { ...structuredClone(this.state), history };
   }
 
   onStatus(fn: (s: SyncStatus) => void): () => void {
@@ -130,8 +155,17 @@ export class CatalogSync {
   /** Starts the background loop: a sync now, then one every interval. */
   start(): void {
     const loop = async () => {
-      await this.syncNow().catch(() => {});
+      // The history walk starts once a sync has brought the open catalog in, and again after a
+      // later one if it failed; it runs beside the loop, so the open catalog never waits for it.
+      const synced = await this.syncNow().then(
+        () => true,
+        () => false,
+      );
       if (this.stopped) return;
+      if (synced && this.keepsAll && !this.history.finished && !this.historyRun)
+        this.syncHistory().catch((e: unknown) => {
+          if (!this.stopped) this.opts.log.warn(`history walk stopped: ${(e as Error).message}; it goes on after the next sync`);
+        });
       this.timer = setTimeout(loop, this.opts.intervalMs);
       this.timer.unref();
     };
@@ -142,7 +176,21 @@ export class CatalogSync {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.abort.abort(new Error('sync stopped'));
-    await this.running?.catch(() => {});
+    await Promise.all([this.running?.catch(() => {}), this.historyRun?.catch(() => {})]);
+  }
+
+  /**
+   * Walks what is left of the closed history now (horizon `all` only; else resolves at once),
+   * unless a walk is running; resolves when the history is read, rejects when stopped or failing.
+   * Where it stands is saved page by page, so the next call (or the next start) goes on from there.
+   */
+  syncHistory(opts: RunOptions = {}): Promise<void> {
+    if (!this.keepsAll) return Promise.resolve();
+    const signal = opts.deadline ? AbortSignal.any([this.abort.signal, opts.deadline]) : this.abort.signal;
+    this.historyRun ??= this.history.run(signal, this.resumer(signal, opts.deadline !== undefined)).finally(() => {
+      this.historyRun = undefined;
+    });
+    return this.historyRun;
   }
 
   private fullSyncDue(): boolean {
@@ -168,7 +216,10 @@ export class CatalogSync {
           await this.fullSync(signal, resume);
         }
       }
-      this.store.prune(this.opts.now() - this.opts.horizonMs);
+      if (!this.keepsAll) {
+        this.history.turnOff();
+        this.store.prune(this.opts.now() - this.opts.horizonMs);
+      }
       const at = new Date(this.opts.now()).toISOString();
       this.state.lastSuccessAt = at;
       this.store.setMeta('lastSyncAt', at);
@@ -224,7 +275,7 @@ export class CatalogSync {
     };
     // Walks run two at a time: each keyset walk is a chain of round trips, so two chains halve
     // the wall time against a remote upstream. Their writes interleave batch by batch.
-    const cutoff = this.opts.now() - this.opts.horizonMs;
+    const cutoff = this.closedCutoff();
     await this.store.bulkLoad(async () => {
       await Promise.all([
         this.gamma.walk('events', { filters: { closed: false }, signal, ...(resume ? { resume } : {}) }, (events) => {
@@ -243,6 +294,20 @@ export class CatalogSync {
     const at = new Date(this.opts.now()).toISOString();
     this.state.lastFullSyncAt = at;
     this.store.setMeta('lastFullSyncAt', at);
+  }
+
+  /**
+   * How far back the full sync reads recently closed items. With `all`, the history walk reads
+   * the rest: until it is done, the last 7 days (as by default); after, back to the last sync
+   * (what closed while the service was not running), at least 7 days.
+   */
+  private closedCutoff(): number {
+    const now = this.opts.now();
+    if (!this.keepsAll) return now - this.opts.horizonMs;
+    const week = now - 7 * DAY;
+    if (this.history.status().state !== 'done') return week;
+    const last = parseTs(this.state.lastSuccessAt);
+    return last === null ? week : Math.min(week, last - DAY);
   }
 
   /**

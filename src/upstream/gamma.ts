@@ -13,8 +13,21 @@ export const OFFSET_CAP = 2000;
 export type Kind = 'markets' | 'events';
 type Item<K extends Kind> = K extends 'markets' ? GammaMarket : GammaEvent;
 
-/** A page handler; returning false stops the walk after this page. */
-export type PageHandler<T> = (items: T[]) => undefined | boolean | Promise<undefined | boolean>;
+/** Where a walk stands: a keyset cursor, or an offset on upstreams without keyset routes. */
+export type WalkPosition = { cursor: string } | { offset: number };
+
+/**
+ * A page handler; returning false stops the walk after this page. `next` is where the walk goes
+ * on from after this page (what to save to resume it later), or null when this page was the last.
+ */
+export type PageHandler<T> = (items: T[], next: WalkPosition | null) => undefined | boolean | Promise<undefined | boolean>;
+
+/** How a walk ended: the listing's end, the handler's stop, or the offset cap (`capped` walks only). */
+export interface WalkResult {
+  pages: number;
+  items: number;
+  ended: 'end' | 'stopped' | 'capped';
+}
 
 export interface WalkOptions {
   filters?: Record<string, QueryValue>;
@@ -27,6 +40,8 @@ export interface WalkOptions {
    * false fails the walk. `stalls` counts this page's failures in a row.
    */
   resume?: (error: unknown, stalls: number) => Promise<boolean>;
+  /** Start here (a `next` handed to an earlier walk's handler) rather than at the beginning. */
+  from?: WalkPosition;
 }
 
 function isArrayOf(v: unknown): v is Record<string, unknown>[] {
@@ -52,7 +67,7 @@ export class GammaApi {
    * Walks every page of a listing in id order, handing each page to `onPage` while the next
    * one is already being fetched. Keyset routes when the upstream has them, offset otherwise.
    */
-  async walk<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>): Promise<{ pages: number; items: number }> {
+  async walk<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>): Promise<WalkResult> {
     if (this.keyset !== false) {
       try {
         return await this.walkKeyset(kind, opts, onPage);
@@ -65,7 +80,7 @@ export class GammaApi {
     return this.walkOffset(kind, opts, onPage);
   }
 
-  private async walkKeyset<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>) {
+  private async walkKeyset<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>): Promise<WalkResult> {
     // Aborts the prefetched page when the handler stops the walk early.
     const stop = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
@@ -79,7 +94,7 @@ export class GammaApi {
     let pages = 0;
     let items = 0;
     /** The cursor of the page being fetched: where the walk resumes if that page fails. */
-    let at: string | undefined;
+    let at: string | undefined = opts.from && 'cursor' in opts.from ? opts.from.cursor : undefined;
     let next: Promise<Record<string, unknown>> | undefined = fetchPage(at);
     const seenCursors = new Set<string>();
     let stalls = 0;
@@ -107,18 +122,19 @@ export class GammaApi {
       next?.catch(() => {});
       pages++;
       items += list.length;
-      if ((await onPage(list)) === false) {
+      if ((await onPage(list, more ? { cursor } : null)) === false) {
         stop.abort(new Error('walk stopped'));
-        break;
+        return { pages, items, ended: 'stopped' };
       }
     }
-    return { pages, items };
+    return { pages, items, ended: 'end' };
   }
 
-  private async walkOffset<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>) {
+  private async walkOffset<K extends Kind>(kind: K, opts: WalkOptions, onPage: PageHandler<Item<K>>): Promise<WalkResult> {
     let pages = 0;
     let items = 0;
-    for (let offset = 0, stalls = 0; offset <= OFFSET_CAP; offset += PAGE_SIZE) {
+    const start = opts.from && 'offset' in opts.from ? opts.from.offset : 0;
+    for (let offset = start, stalls = 0; offset <= OFFSET_CAP; offset += PAGE_SIZE) {
       let list: Item<K>[];
       try {
         list = await this.page(kind, { order: 'id', ascending: true, ...opts.filters, offset }, opts.signal);
@@ -130,10 +146,12 @@ export class GammaApi {
       stalls = 0;
       pages++;
       items += list.length;
-      if (list.length > 0 && (await onPage(list)) === false) return { pages, items };
-      if (list.length < PAGE_SIZE) return { pages, items };
+      const last = list.length < PAGE_SIZE;
+      if (list.length > 0 && (await onPage(list, last ? null : { offset: offset + PAGE_SIZE })) === false)
+        return { pages, items, ended: 'stopped' };
+      if (last) return { pages, items, ended: 'end' };
     }
-    if (opts.capped) return { pages, items };
+    if (opts.capped) return { pages, items, ended: 'capped' };
     throw new UpstreamError(`/${kind}: more than ${OFFSET_CAP} items and no keyset route; the catalog is incomplete`, null);
   }
 

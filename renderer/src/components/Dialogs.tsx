@@ -1,7 +1,7 @@
 /**
  * The credentials dialog (set / clear the CLOB API credentials; the secret is never shown
  * back: desktop hands them to the core, web mode keeps them in this tab's sessionStorage) and
- * the desktop settings dialog (HTTP faces on/off, ports, origins allowed to call them).
+ * the desktop settings dialog (HTTP faces on/off, ports, origins allowed to call them, closed history kept).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -9,6 +9,7 @@ import { credentials, mode, settings, type CredentialsInput } from '../api.ts';
 import { useNav } from '../nav.tsx';
 import { useCredentialsStatus } from '../views/Orders.tsx';
 import { normalizeOrigin } from '../../../src/http/origins.ts';
+import { HorizonField, horizonText, horizonValid, horizonValue } from './HorizonField.tsx';
 
 function Modal({ open, onClose, label, children }: { open: boolean; onClose: () => void; label: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -132,7 +133,7 @@ export function CredentialsDialog() {
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const current = useQuery({ queryKey: ['settings'], queryFn: settings.get, enabled: mode === 'desktop' && open });
-  const [draft, setDraft] = useState<{ httpEnabled: boolean; basePort: string; clobPort: string; origins: string }>();
+  const [draft, setDraft] = useState<{ httpEnabled: boolean; basePort: string; clobPort: string; origins: string; horizon: string }>();
   useEffect(() => {
     if (current.data)
       setDraft({
@@ -140,6 +141,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         basePort: String(current.data.basePort),
         clobPort: String(current.data.clobPort),
         origins: current.data.allowedOrigins.join('\n'),
+        horizon: horizonText(current.data.horizonDays),
       });
   }, [current.data]);
   const originLines = (draft?.origins ?? '')
@@ -154,6 +156,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         basePort: Number(draft!.basePort),
         clobPort: Number(draft!.clobPort),
         allowedOrigins: originLines,
+        horizonDays: horizonValue(draft!.horizon),
       }),
     onSuccess: (s) => {
       queryClient.setQueryData(['settings'], s);
@@ -167,7 +170,8 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         className="dialog-body"
         onSubmit={(e) => {
           e.preventDefault();
-          if (draft && port(draft.basePort) && port(draft.clobPort) && badOrigin === undefined) save.mutate();
+          if (draft && port(draft.basePort) && port(draft.clobPort) && badOrigin === undefined && horizonValid(draft.horizon))
+            save.mutate();
         }}
       >
         <h2 className="dialog-title">Settings</h2>
@@ -209,6 +213,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
               />
             </label>
             {badOrigin !== undefined ? <p className="form-error">Not an origin (scheme://host[:port], no path): {badOrigin}</p> : null}
+            <HorizonField value={draft.horizon} onChange={(horizon) => setDraft({ ...draft, horizon })} />
             <p className="dialog-text muted">
               Saving restarts the local service (a second or two). Settings are kept in settings.json in the app's data folder.
             </p>

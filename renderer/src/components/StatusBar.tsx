@@ -1,5 +1,5 @@
 /**
- * The status bar: sync phase and progress, last successful sync, online/offline, counts.
+ * The status bar: sync phase and progress, last successful sync, the history walk, online/offline, counts.
  * The offline banner sits above the views while the upstream (or the service) is unreachable.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { noCatalog } from '../catalog-state.ts';
 import { fmtAgo, fmtInt } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { StorageStatusItem } from './StorageNotice.tsx';
+import { HistoryStatusItem } from './HistoryStatus.tsx';
 import { useNow } from '../hooks/useNow.ts';
 
 export function StatusBar() {
@@ -49,6 +50,7 @@ export function StatusBar() {
         </span>
       ) : null}
       <StorageStatusItem storage={live.storage} />
+      <HistoryStatusItem history={sync?.history ?? status?.sync.history} />
       {status ? (
         <span className="sb-item muted">
           {fmtInt(status.counts.markets)} markets · {fmtInt(status.counts.events)} events cached
