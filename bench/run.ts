@@ -227,7 +227,7 @@ try {
     results['search'] = r.results;
     report.push(...r.report);
   }
-  // ---- web UI in Chromium: cold start, sort, search, scroll (its own serve process) ------------
+  // ---- web UI in Chromium: cold start, panel, filter, sort, search, scroll with/without icons (own serve, warmed copy) --
   if (want('ui')) {
     const { benchUi } = await import('./ui.ts');
     const r = await benchUi(cacheDir, procs);

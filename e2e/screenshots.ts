@@ -173,7 +173,7 @@ try {
         await shot.run(browser.page);
         // Wait for fonts and the icons on screen before the picture.
         await browser.page.evaluate(() => document.fonts.ready);
-        await browser.page.waitForFunction(() => [...document.images].every((i) => i.complete));
+        await browser.page.waitForFunction(() => [...document.images].every((i) => i.getAttribute('src') && i.complete));
         const file = path.join(out, `${shot.name}${size === 'narrow' ? '-1024' : ''}-${scheme}.png`);
         await browser.page.screenshot({ path: file });
         console.log(path.relative(ROOT, file));

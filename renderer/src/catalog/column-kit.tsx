@@ -29,7 +29,7 @@ export function nameColumn<T extends Row>(
     cell: (row) => (
       <>
         <Star kind={kind} id={row.id} label={name(row)} />
-        <Icon kind={kind} id={row.id} size={18} />
+        <Icon kind={kind} id={row.id} size={18} settleMs={150} />
         <span className="name-text">{name(row)}</span>
       </>
     ),

@@ -2,7 +2,7 @@
  * A market's or event's icon, served by the service's icon cache (`icons.get`): works offline
  * and under the CSP (`img-src 'self'` on the web, the `marketdesk-icon:` scheme on the desktop).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ICON_SCHEME } from '../../../main/icon-scheme.ts';
 import { ROUTES, apiBase, mode, routeUrl } from '../api.ts';
 import './Icon.css';
@@ -18,16 +18,32 @@ export function iconUrl(kind: IconKind, id: string): string {
   return new URL(routeUrl(ROUTES['icons.get'], { kind, id }), apiBase()).href;
 }
 
-export function Icon({ kind, id, size = 20 }: { kind: IconKind; id: string; size?: number }) {
+/** Icons this page has shown: the browser has them, so they show again at once. */
+const shown = new Set<string>();
+
+/**
+ * `settleMs` (the grids): the picture is asked for only once its row has stayed on screen that
+ * long. A fast scroll passes thousands of rows for a frame or two each; requesting and decoding
+ * their pictures took more main-thread time than the whole grid's script and queued the grid's
+ * own data requests behind them (bench/ui.ts). The box keeps its size meanwhile.
+ */
+export function Icon({ kind, id, size = 20, settleMs = 0 }: { kind: IconKind; id: string; size?: number; settleMs?: number }) {
   const src = iconUrl(kind, id);
   // The service always answers a picture; only an unreachable service fails: keep the space, hide the broken image.
   const [failed, setFailed] = useState<string | null>(null);
+  const [settled, setSettled] = useState<string | null>(null);
+  const ready = settleMs === 0 || settled === src || shown.has(src);
+  useEffect(() => {
+    if (ready) return;
+    const t = setTimeout(() => setSettled(src), settleMs);
+    return () => clearTimeout(t);
+  }, [ready, src, settleMs]);
   return (
     <img
       // A new element per icon: a recycled grid row must not show the previous row's picture while this one loads.
       key={src}
       className="md-icon"
-      src={src}
+      src={ready ? src : undefined}
       width={size}
       height={size}
       alt=""
@@ -35,6 +51,7 @@ export function Icon({ kind, id, size = 20 }: { kind: IconKind; id: string; size
       decoding="async"
       draggable={false}
       data-failed={failed === src ? 'true' : undefined}
+      onLoad={() => shown.add(src)}
       onError={() => setFailed(src)}
     />
   );
