@@ -191,7 +191,8 @@ export async function benchUi(cacheDir: string, procs: Proc[]): Promise<UiBench>
 
     // ---- cold start ----------------------------------------------------------------------
     const t0 = performance.now();
-    const serve = cliProcess(['serve', '--offline', '--data-dir', data.dir, '--base-port', '0', '--clob-port', '0']);
+    // No inbound limits: the bench's own reads of expected rows would otherwise spend the page's budget (429).
+    const serve = cliProcess(['serve', '--offline', '--no-limits', '--data-dir', data.dir, '--base-port', '0', '--clob-port', '0']);
     procs.push(serve);
     const base = (await serve.waitFor(/base: (http:\/\/\S+)/))[1]!;
     const listening = performance.now() - t0;
