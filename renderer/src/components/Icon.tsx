@@ -49,6 +49,8 @@ export function Icon({ kind, id, size = 20, settleMs = 0 }: { kind: IconKind; id
       alt=""
       loading="lazy"
       decoding="async"
+      // The grid's icons yield to its data requests when the browser's connections are all busy.
+      fetchPriority={settleMs > 0 ? 'low' : 'auto'}
       draggable={false}
       data-failed={failed === src ? 'true' : undefined}
       onLoad={() => shown.add(src)}
