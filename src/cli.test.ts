@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyntheticCatalog, loadFixtureCatalog, startFakeUpstream, type FakeUpstream } from './fake-upstream/index.ts';
@@ -117,23 +117,27 @@ describe('marketdesk CLI', () => {
     const dir = tmp();
     const file = path.join(dir, CACHE_FILE);
     const run = cli(['sync', '--data-dir', dir, '--gamma-url', f.url]);
-    // Wait until a batch has been persisted, then kill the process mid-sync.
-    await expect.poll(() => existsSync(file), poll).toBe(true);
+    // Wait until batches have been committed and checkpointed (the file is written in place and grows past its
+    // empty schema once SQLite copies its WAL into it), then kill the process mid-sync.
+    await expect.poll(() => statSync(file, { throwIfNoEntry: false })?.size ?? 0, poll).toBeGreaterThan(4 << 20);
     run.child.kill('SIGKILL');
     const { signal } = await run.exited;
     expect(signal).toBe('SIGKILL');
 
     const store = await CatalogStore.open({ dataDir: dir });
     expect(store.movedAside).toBeUndefined();
-    const partial = store.reader.counts().markets;
+    // Events come first in a full sync: a kill may land before any market.
+    const partial = store.reader.counts().markets + store.reader.counts().events;
     expect(partial).toBeGreaterThan(0);
+    expect(store.statements.value('PRAGMA integrity_check')).toBe('ok');
     await store.close();
 
     const again = cli(['sync', '--data-dir', dir, '--gamma-url', f.url]);
     expect((await again.exited).code).toBe(0);
     const done = await CatalogStore.open({ dataDir: dir });
     cleanups.push(() => done.close());
-    expect(done.reader.counts().markets).toBeGreaterThanOrEqual(partial);
+    expect(done.reader.counts().markets + done.reader.counts().events).toBeGreaterThanOrEqual(partial);
+    expect(done.reader.counts().markets).toBeGreaterThan(0);
     expect(done.reader.counts().events).toBeGreaterThan(0);
   });
 

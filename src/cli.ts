@@ -19,10 +19,11 @@ const USAGE = {
   serve:
     'usage: npm run serve -- [--data-dir DIR] [--host H] [--base-port N] [--clob-port N] [--profile polymarket|kuest] ' +
     '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N|all] [--sites FILE] ' +
-    '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits] [--allow-origin URL]...',
+    '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits] [--allow-origin URL]... ' +
+    '[--cache-mib N]',
   sync:
     'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] ' +
-    '[--horizon-days N|all] [--limits FILE] [--timeout SECONDS]',
+    '[--horizon-days N|all] [--limits FILE] [--timeout SECONDS] [--cache-mib N]',
 };
 
 const upstreamFlags = {
@@ -32,6 +33,8 @@ const upstreamFlags = {
   'clob-url': { type: 'string' },
   'data-url': { type: 'string' },
   'horizon-days': { type: 'string' },
+  // SQLite's page cache in MiB; the rest of the file is read through the OS's page cache.
+  'cache-mib': { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -148,6 +151,7 @@ async function serve(argv: string[]): Promise<void> {
   // The file wins over the MARKETDESK_* variables; either is refused with a one-line reason.
   const credentials = v.credentials !== undefined ? readCredentialsFile(v.credentials) : credentialsFromEnv();
   const dataDir = v['data-dir'] ?? defaultDataDir();
+  const cacheMiB = intFlag(v['cache-mib'], 'cache-mib', 1, 16_384);
   const allowedOrigins = allowOrigins(v['allow-origin'] ?? []);
   const log = consoleLogger;
   const service = await startService({
@@ -167,6 +171,7 @@ async function serve(argv: string[]): Promise<void> {
     ...(ordersInterval !== undefined ? { ordersIntervalMs: ordersInterval * 1000 } : {}),
     ...(leaderboardTtl !== undefined ? { leaderboardTtlMs: leaderboardTtl * 1000 } : {}),
     limits: { table: readLimits(v.limits), inbound: !v['no-limits'] },
+    ...(cacheMiB !== undefined ? { cacheMiB } : {}),
     log,
   });
   const counts = service.store.reader.counts();
@@ -214,6 +219,7 @@ async function syncOnce(argv: string[]): Promise<void> {
   // The whole run's bound: 429s and failed pages are waited out and resumed until then.
   const timeoutS = intFlag(v.timeout, 'timeout', 1, 604_800) ?? 3600;
   const dataDir = v['data-dir'] ?? defaultDataDir();
+  const cacheMiB = intFlag(v['cache-mib'], 'cache-mib', 1, 16_384);
   // Retries as `serve` does: a 429 with Retry-After costs no retry, failures get 6 with backoff.
   const service = await startService({
     dataDir,
@@ -223,6 +229,7 @@ async function syncOnce(argv: string[]): Promise<void> {
     // The outbound budgets (`--limits FILE` replaces section 8's table).
     limits: { table: readLimits(v.limits), inbound: false },
     ...(horizonMs !== undefined ? { horizonMs } : {}),
+    ...(cacheMiB !== undefined ? { cacheMiB } : {}),
   });
   const t0 = performance.now();
   const deadline = new AbortController();

@@ -59,6 +59,8 @@ export interface ServiceOptions {
   persistDelayMs?: number;
   /** Backoff of retries after a failed save (default 5 s doubling to 5 min; tests shorten it). */
   persistRetry?: { minMs: number; maxMs: number };
+  /** SQLite's page cache for the catalog, in MiB (`--cache-mib`; default 64). */
+  cacheMiB?: number;
   /** The built renderer served at /app/ (default out/renderer). */
   webRoot?: string;
   /** CLOB API credentials (orders, L2 auth of the clob face); never logged or returned. */
@@ -122,6 +124,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     sites: () => sites,
     ...(opts.persistDelayMs !== undefined ? { persistDelayMs: opts.persistDelayMs } : {}),
     ...(opts.persistRetry ? { persistRetry: opts.persistRetry } : {}),
+    ...(opts.cacheMiB !== undefined ? { cacheMiB: opts.cacheMiB } : {}),
   });
   const table = opts.limits?.table ?? DEFAULT_LIMITS;
   // Every upstream attempt waits for its budget here; the probe brings an offline host back.

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseParams, operations } from '../contract/index.ts';
@@ -72,15 +73,64 @@ describe('CatalogStore persistence', () => {
     expect(b.statements.value('PRAGMA page_size')).toBe(4096);
   });
 
-  it('persists after a batch without an explicit close (debounced write)', async () => {
+  it('a batch is on disk when apply returns, without a close (the file and its WAL, copied elsewhere, hold it)', async () => {
     const dir = tmp();
     const a = await loaded(dir);
     cleanups.push(() => a.close());
-    // Wait on state: the debounced write sets persistedAt.
-    await expect.poll(() => a.persistedAt, { interval: 20, timeout: 10_000 }).not.toBeNull();
-    const b = await CatalogStore.open({ dataDir: dir });
+    expect(a.persistedAt).not.toBeNull();
+    const copy = tmp();
+    for (const f of readdirSync(dir).filter((n) => n.startsWith(CACHE_FILE))) copyFileSync(path.join(dir, f), path.join(copy, f));
+    const b = await CatalogStore.open({ dataDir: copy });
     cleanups.push(() => b.close());
     expect(b.reader.counts().markets).toBe(a.reader.counts().markets);
+    expect(b.reader.counts().markets).toBeGreaterThan(0);
+  });
+
+  it('refuses a second open of the same file in this process, and leaves it in place', async () => {
+    const dir = tmp();
+    const a = await loaded(dir);
+    cleanups.push(() => a.close());
+    await expect(CatalogStore.open({ dataDir: dir })).rejects.toThrow('is already open in this process');
+    expect(readdirSync(dir).some((f) => f.includes('.corrupt-'))).toBe(false);
+  });
+
+  it('opens a cache of the in-memory era (the whole database saved as a copy) in place, and keeps working', async () => {
+    // What earlier builds wrote: the bytes of sql.js's in-memory database file (journal MEMORY).
+    const mem = await loaded();
+    const counts = mem.reader.counts();
+    const page = listAll(mem);
+    const bytes = mem.statements.db.export();
+    await mem.close();
+    const dir = tmp();
+    writeFileSync(path.join(dir, CACHE_FILE), bytes);
+
+    const a = await CatalogStore.open({ dataDir: dir });
+    expect(a.onDisk).toBe(true);
+    expect(a.movedAside).toBeUndefined();
+    expect(a.statements.value('PRAGMA journal_mode')).toBe('wal');
+    expect(a.reader.counts()).toEqual(counts);
+    expect(listAll(a)).toEqual(page);
+    a.apply({ markets: [{ ...fixtureMarkets()[0]!, question: 'Changed in place', updatedAt: new Date().toISOString() }] });
+    await a.close();
+    const b = await CatalogStore.open({ dataDir: dir });
+    cleanups.push(() => b.close());
+    expect(b.statements.value('PRAGMA integrity_check')).toBe('ok');
+    expect(b.reader.getMarket(Number(fixtureMarkets()[0]!.id))?.question).toBe('Changed in place');
+    expect(b.reader.counts()).toEqual(counts);
+  });
+
+  it('refuses a cache in use by another live process; takes over the lock of one that is gone', async () => {
+    const dir = tmp();
+    const lock = path.join(dir, `${CACHE_FILE}.lock`);
+    writeFileSync(lock, String(process.ppid));
+    await expect(CatalogStore.open({ dataDir: dir })).rejects.toThrow(`is in use by process ${process.ppid}`);
+    expect(readdirSync(dir)).toEqual([`${CACHE_FILE}.lock`]);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    writeFileSync(lock, String(dead));
+    const s = await CatalogStore.open({ dataDir: dir });
+    expect(readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    await s.close();
+    expect(readdirSync(dir)).toEqual([CACHE_FILE]);
   });
 
   it('moves a corrupt cache file aside and starts empty', async () => {
@@ -92,10 +142,9 @@ describe('CatalogStore persistence', () => {
     expect(s.reader.counts().markets).toBe(0);
     const files = readdirSync(dir);
     expect(files.some((f) => f.startsWith(`${CACHE_FILE}.corrupt-`))).toBe(true);
-    expect(files).not.toContain(CACHE_FILE);
-    // The fresh cache works and persists.
+    // The fresh cache is a new file in its place, and works.
     s.apply({ tags: fixtureTags() });
-    await s.persist();
+    expect(s.reader.counts().tags).toBe(fixtureTags().length);
     expect(existsSync(path.join(dir, CACHE_FILE))).toBe(true);
   });
 
@@ -104,7 +153,6 @@ describe('CatalogStore persistence', () => {
     const a = await loaded(dir);
     await a.close();
     const file = path.join(dir, CACHE_FILE);
-    const { readFileSync } = await import('node:fs');
     const bytes = readFileSync(file);
     writeFileSync(file, bytes.subarray(0, 3000));
     const s = await CatalogStore.open({ dataDir: dir });
@@ -113,20 +161,21 @@ describe('CatalogStore persistence', () => {
     expect(s.reader.counts().markets).toBe(0);
   });
 
-  it('moves aside a cache written by a newer schema', async () => {
+  it('refuses a cache written by a newer schema with a clear message, and leaves it untouched', async () => {
     const dir = tmp();
     const a = await loaded(dir);
     await a.close();
-    const initSqlJs = (await import('sql.js')).default;
-    const SQL = await initSqlJs();
-    const { readFileSync } = await import('node:fs');
+    const SQL = await sqlEngine();
     const db = new SQL.Database(readFileSync(path.join(dir, CACHE_FILE)));
     db.exec('PRAGMA user_version = 999');
     writeFileSync(path.join(dir, CACHE_FILE), db.export());
     db.close();
-    const s = await CatalogStore.open({ dataDir: dir });
-    cleanups.push(() => s.close());
-    expect(s.movedAside).toBeDefined();
+    const before = readFileSync(path.join(dir, CACHE_FILE));
+    await expect(CatalogStore.open({ dataDir: dir })).rejects.toThrow(
+      /written by a newer marketdesk \(cache schema version 999; this build knows up to \d+\)\. It is left untouched/,
+    );
+    expect(readdirSync(dir)).toEqual([CACHE_FILE]);
+    expect(readFileSync(path.join(dir, CACHE_FILE)).equals(before)).toBe(true);
   });
 });
 

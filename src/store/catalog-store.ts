@@ -1,35 +1,42 @@
 /**
- * The catalog cache: a sql.js database in memory, persisted to `<data-dir>/catalog.sqlite`.
- * Writes come in batches (one transaction each); persistence is debounced after batches and
- * forced on shutdown, so a kill loses at most the batches since the last write. A failed save
- * is recorded (storage-state.ts), retried with backoff, and reported by close().
+ * The catalog cache: a SQLite database read and written in place at `<data-dir>/catalog.sqlite`
+ * (sql.js with its file calls served from disk, wasm-disk.ts). Writes come in batches, one
+ * transaction each, and a batch is on disk when its COMMIT returns (WAL), so a killed process
+ * loses nothing that was committed. A failed COMMIT (a full disk, a read-only data dir) is
+ * rolled back by SQLite, recorded (storage-state.ts), probed again with backoff, and reported by
+ * close(); the cache keeps serving what it has.
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'sql.js';
 import { CatalogReader, type SiteMap } from './catalog-reader.ts';
 import { CatalogWriter, type BatchInput, type BatchResult } from './catalog-writer.ts';
-import { dropEntityIndexes, ensureIndexes, migrate, probeSchema } from './schema.ts';
-import { PersistBusyError, persistLive } from './live-persist.ts';
-import { openDatabaseFile, silentLogger, sqlFileAccess, unwritableReason, writeFileAtomic, type Logger } from './sqlite.ts';
+import { dropEntityIndexes, ensureIndexes, migrate, PAGE_SIZE, probeSchema } from './schema.ts';
+import { lockCache, openCacheFile, readWhole, silentLogger, sqlDisk, sqlEngine, unwritableReason, type Logger } from './sqlite.ts';
 import { StorageState, UnsavedChangesError, type RetryDelays, type StorageStatus } from './storage-state.ts';
 import { removeStaleTemps } from './temp-files.ts';
 import { SearchReader } from './search-reader.ts';
 import { ensureSearchIndex, flushSearchIndex, rebuildSearchIndex, suspendSearchIndex } from './search-index.ts';
 import { Statements } from './statements.ts';
+import type { DiskAccess } from './wasm-disk.ts';
 
 export const CACHE_FILE = 'catalog.sqlite';
-/** SQLite page cache sizes (negative: KiB), while serving and during a bulk load. */
-const SERVING_CACHE_KIB = -16384;
-const BULK_CACHE_KIB = -65536;
+/** SQLite's page cache while serving (MiB); pages beyond it come from the OS's page cache. */
+export const DEFAULT_CACHE_MIB = 64;
+/** The page cache of a bulk load into an empty cache, at least (index pages are rewritten often). */
+const BULK_CACHE_MIB = 128;
+
+/** SQLite's messages for a write the file refused (full disk, I/O error, read-only). */
+const STORAGE_ERROR = /database or disk is full|disk I\/O error|readonly database|unable to open database file/i;
 
 export interface StoreOptions {
   /** Where catalog.sqlite lives; undefined keeps the cache in memory only (tests). */
   dataDir?: string;
   log?: Logger;
-  /** Debounce of the write after a batch. */
+  /** SQLite's page cache in MiB (default 64). */
+  cacheMiB?: number;
+  /** @deprecated Ignored: every batch is on disk at its COMMIT. Kept so callers need not change. */
   persistDelayMs?: number;
-  /** Backoff of retries after a failed save (default 5 s doubling to 5 min). */
+  /** Backoff of the write probes after a failed COMMIT (default 5 s doubling to 5 min). */
   persistRetry?: RetryDelays;
   sites?: () => SiteMap;
 }
@@ -40,28 +47,32 @@ export class CatalogStore {
   private readonly writer: CatalogWriter;
   /** Bumped on every change; keys response caches and tells clients the catalog moved. */
   private version = 0;
-  private dirty = false;
   private timer: NodeJS.Timeout | undefined;
-  private persisting: Promise<void> | undefined;
   private closed = false;
+  /** When the last COMMIT reached the file (null: none yet in this run, or not on disk). */
   persistedAt: Date | null = null;
+  /** The last checkpoint (persist()): its duration, which is all main-thread time. */
   lastPersistMs = 0;
-  /** Main-thread time of the last persist (what queries waited for, in all). */
   lastBusyMs = 0;
-  /** The longest single pause of the last persist. */
   lastPauseMs = 0;
   persistCount = 0;
   /** Whether the cache reaches the disk: /status's `storage`. */
   readonly storage: StorageState;
-  /** An unreadable cache file that could not be moved aside is still at `file`. */
-  private keptInPlace = false;
+  /** total_changes() when last seen, for a cache kept in memory (to tell a write from an empty transaction). */
+  private memoryChanges = 0;
+  /** The disk layer (for the errno behind a refused write). */
+  private disk: DiskAccess | undefined;
+  /** Releases `<file>.lock` (sqlite.ts lockCache). */
+  private unlock: () => void = () => undefined;
 
   private constructor(
     private readonly db: Database,
     private readonly st: Statements,
     readonly file: string | undefined,
+    /** False when the cache lives in memory only (no data dir, or it cannot be on disk: see storage). */
+    readonly onDisk: boolean,
+    private readonly cacheMiB: number,
     private readonly log: Logger,
-    private readonly persistDelayMs: number,
     sites: () => SiteMap,
     /** Set when the previous cache file could not be opened and was moved aside. */
     readonly movedAside: string | undefined,
@@ -71,46 +82,117 @@ export class CatalogStore {
     this.reader = new CatalogReader(st, sites);
     this.search = new SearchReader(st, this.reader);
     this.writer = new CatalogWriter(st);
+    st.writes = { committed: () => this.committed(), failed: (e) => this.writeFailed(e) };
+    this.memoryChanges = Number(st.value('SELECT total_changes()'));
   }
 
   static async open(opts: StoreOptions = {}): Promise<CatalogStore> {
     const log = opts.log ?? silentLogger;
     const file = opts.dataDir ? path.join(opts.dataDir, CACHE_FILE) : undefined;
-    // Copies left by saves that a kill interrupted: each is as big as the cache.
+    const cacheMiB = opts.cacheMiB ?? DEFAULT_CACHE_MIB;
+    // Copies left by an earlier build's interrupted saves: each is as big as the cache.
     if (file) await removeStaleTemps(file, log);
     const readOnly = opts.dataDir ? await unwritableReason(opts.dataDir) : null;
     if (readOnly) log.warn(`the data dir ${opts.dataDir} cannot be written (${readOnly.reason}): serving the cache read-only`);
-    const opened = await openDatabaseFile(file, probeSchema, log);
-    // The file lives in sql.js's in-memory FS and reaches disk only through persist(), so a
-    // rollback journal on that FS buys nothing and doubles every write. The page cache is a
-    // second copy of pages already in memory: small while serving (a miss is a memcpy from
-    // the file), large during a bulk load (bulkLoad), where index pages are rewritten often.
-    opened.db.exec(
-      `PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = ${SERVING_CACHE_KIB}`,
-    );
-    migrate(opened.db);
-    // The search index first: its merge frees pages that the sort indexes then take up.
-    const searchRebuilt = ensureSearchIndex(opened.db);
-    const rebuilt = ensureIndexes(opened.db) || searchRebuilt;
+    const unlock = file && !readOnly ? lockCache(file) : () => undefined;
+    let opened: Awaited<ReturnType<typeof openCacheFile>>;
+    try {
+      opened = await openCacheFile(file, probeSchema, { cacheKiB: cacheMiB * 1024, readOnly, pageSize: PAGE_SIZE, log });
+    } catch (e) {
+      unlock();
+      throw e;
+    }
+    try {
+      migrate(opened.db);
+      // The search index first: its merge frees pages that the sort indexes then take up.
+      ensureSearchIndex(opened.db);
+      ensureIndexes(opened.db);
+    } catch (e) {
+      // A read-only file of an older schema cannot be upgraded in place: a copy in memory is.
+      if (!(opened.onDisk && readOnly && file)) {
+        opened.db.close();
+        unlock();
+        throw e;
+      }
+      opened.db.close();
+      const SQL = await sqlEngine();
+      const db = new SQL.Database(await readWhole(file));
+      db.exec(`PRAGMA journal_mode = MEMORY; PRAGMA cache_size = ${-cacheMiB * 1024}`);
+      migrate(db);
+      ensureSearchIndex(db);
+      ensureIndexes(db);
+      opened = { ...opened, db, onDisk: false, journal: 'memory' };
+    }
     const st = new Statements(opened.db);
     const store = new CatalogStore(
       opened.db,
       st,
       file,
+      opened.onDisk,
+      cacheMiB,
       log,
-      opts.persistDelayMs ?? 2000,
       opts.sites ?? (() => ({})),
       opened.movedAside,
       opts.persistRetry,
     );
-    store.storage.readOnlyReason = readOnly?.reason ?? null;
+    store.disk = (await sqlDisk()).disk;
+    store.unlock = unlock;
+    store.storage.readOnlyReason = file ? (opened.notSaved ?? null) : null;
     store.storage.openError = opened.openError ?? null;
     store.storage.movedAside = opened.movedAside ?? null;
     store.storage.lastSaveAt = opened.mtime ?? null;
-    store.keptInPlace = !!opened.keptInPlace;
-    // A file migrated or re-indexed at open is written back, so the next start does not redo it.
-    if (rebuilt && opened.fromFile) store.markDirty();
+    if (file && opened.journal === 'truncate') log.warn(`WAL was refused for ${file}: using a rollback journal`);
     return store;
+  }
+
+  /** A COMMIT reached the file. */
+  private committed(): void {
+    // Kept in memory although there is a file (read-only dir, another sql.js build): not saved, and said so.
+    if (!this.onDisk) {
+      const total = Number(this.st.value('SELECT total_changes()'));
+      if (this.file && total !== this.memoryChanges) this.storage.writeFailed(this.readOnlyCause());
+      this.memoryChanges = total;
+      return;
+    }
+    this.persistedAt = new Date();
+    this.storage.writeSucceeded();
+  }
+
+  /** A write failed: recorded when the file refused it (not for a bad statement), and probed again later. */
+  private writeFailed(e: unknown): void {
+    if (!this.file || this.closed || !STORAGE_ERROR.test((e as Error)?.message ?? '')) return;
+    // The errno behind SQLite's message ("disk I/O error" says little), when the disk layer saw one.
+    const fsError = this.disk?.lastError(this.file);
+    this.disk?.clearError(this.file);
+    const cause = fsError
+      ? Object.assign(new Error(fsError.message), { code: fsError.code })
+      : /readonly/i.test((e as Error).message) && this.storage.readOnlyReason
+        ? this.readOnlyCause()
+        : e;
+    this.storage.writeFailed(cause);
+    this.scheduleProbe();
+  }
+
+  /** Why nothing reaches the file, as an error with the errno code found in the reason ("... (EROFS)"). */
+  private readOnlyCause(): Error {
+    const reason = this.storage.readOnlyReason ?? 'the cache is kept in memory only';
+    const code = /\((E[A-Z]+)\)$/.exec(reason)?.[1];
+    return Object.assign(new Error(reason), code ? { code } : {});
+  }
+
+  /** After a failed write, a small write is tried with backoff until the file takes writes again. */
+  private scheduleProbe(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.closed) return;
+      try {
+        this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', ['storage.checkedAt', new Date().toISOString()]);
+      } catch {
+        // Recorded by writeFailed, which schedules the next probe.
+      }
+    }, this.storage.retryIn());
+    this.timer.unref();
   }
 
   /** The prepared-statement layer (the benchmark traces reads through it). */
@@ -130,13 +212,6 @@ export class CatalogStore {
 
   private changed(): void {
     this.version++;
-    this.markDirty();
-  }
-
-  private markDirty(): void {
-    this.dirty = true;
-    this.storage.changed();
-    this.schedulePersist();
   }
 
   /**
@@ -148,7 +223,7 @@ export class CatalogStore {
     if (!empty) return fn();
     dropEntityIndexes(this.db);
     suspendSearchIndex(this.db);
-    this.db.exec(`PRAGMA cache_size = ${BULK_CACHE_KIB}`);
+    this.db.exec(`PRAGMA cache_size = ${-Math.max(this.cacheMiB, BULK_CACHE_MIB) * 1024}`);
     try {
       return await fn();
     } finally {
@@ -157,7 +232,7 @@ export class CatalogStore {
       rebuildSearchIndex(this.db);
       ensureIndexes(this.db);
       this.db.exec('ANALYZE');
-      this.db.exec(`PRAGMA cache_size = ${SERVING_CACHE_KIB}`);
+      this.db.exec(`PRAGMA cache_size = ${-this.cacheMiB * 1024}`);
       this.changed();
     }
   }
@@ -171,14 +246,14 @@ export class CatalogStore {
 
   setMeta(key: string, value: string): void {
     this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [key, value]);
-    this.markDirty();
   }
 
-  /** For the side caches (orders, leaderboard): same file and persistence, no catalog version bump. */
+  /** For the side caches (orders, leaderboard): same file, no catalog version bump. */
   sideTables(): { st: Statements; changed: () => void } {
     return {
       st: this.st,
-      changed: () => this.markDirty(),
+      // Their writes are on disk at their COMMIT (Statements tells the store).
+      changed: () => undefined,
     };
   }
 
@@ -252,96 +327,54 @@ export class CatalogStore {
     );
   }
 
-  // ---- persistence -------------------------------------------------------------------------
-
-  private schedulePersist(): void {
-    if (!this.file || this.closed || this.timer) return;
-    // A write takes main-thread time from queries (all at once with export(), in slices with
-    // live-persist.ts), so it is spaced to keep that under ~5%: 20 times its busy time.
-    const sinceLast = this.persistedAt ? Date.now() - this.persistedAt.getTime() : Infinity;
-    // After a failure, new changes do not hurry the retry: a full disk stays full for a while.
-    const delay = this.storage.failures > 0 ? this.storage.retryIn() : Math.max(this.persistDelayMs, 20 * this.lastBusyMs - sinceLast);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.persist()
-        // Recorded and logged by this.storage.
-        .catch(() => undefined)
-        // What did not reach the disk (a failed or unsettled copy) is tried again.
-        .finally(() => this.dirty && this.schedulePersist());
-    }, delay);
-    this.timer.unref();
-  }
+  // ---- the file ----------------------------------------------------------------------------
 
   /** What /status reports as `storage`. */
   storageStatus(): StorageStatus {
     return this.storage.status();
   }
 
-  /** Writes the database file now if anything changed (atomic; one write at a time). */
+  /**
+   * Copies the WAL into the database file (a checkpoint), so the file alone holds every commit.
+   * Nothing depends on it: commits are durable without it; SQLite also checkpoints by itself.
+   */
   async persist(): Promise<void> {
-    if (!this.file) return;
-    while (this.persisting) await this.persisting;
-    if (!this.dirty) return;
-    this.dirty = false;
-    const file = this.file;
-    this.storage.saveStarted();
-    this.persisting = (async () => {
-      const t0 = performance.now();
-      if (this.keptInPlace) {
-        // The unreadable file found at start is moved aside before anything replaces it.
-        const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-        await fsp.rename(file, aside);
-        this.keptInPlace = false;
-        this.storage.movedAside = aside;
-      }
-      const access = await sqlFileAccess(this.log);
-      if (access) {
-        const r = await persistLive(access, this.db, file);
-        this.lastBusyMs = r.busyMs;
-        this.lastPauseMs = r.longestMs;
-      } else {
-        // Without a way into the file (another sql.js build): export() copies it in one go.
-        const bytes = this.db.export();
-        this.lastBusyMs = this.lastPauseMs = performance.now() - t0;
-        await writeFileAtomic(file, bytes);
-      }
-      this.lastPersistMs = performance.now() - t0;
-      this.persistCount++;
-      this.persistedAt = new Date();
-    })();
+    if (!this.onDisk || this.closed) return;
+    const t0 = performance.now();
     try {
-      await this.persisting;
-      this.storage.saveSucceeded();
+      this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     } catch (e) {
-      this.dirty = true;
-      // A copy outrun by a bulk load is not a disk problem: tried again at the usual pace.
-      if (e instanceof PersistBusyError) this.storage.saveDeferred();
-      else this.storage.saveFailed(e);
+      this.writeFailed(e);
       throw e;
-    } finally {
-      this.persisting = undefined;
     }
+    this.lastPersistMs = this.lastBusyMs = this.lastPauseMs = performance.now() - t0;
+    this.persistCount++;
   }
 
   /**
-   * Persists what is pending and releases the database. When that last save fails, the
-   * database is released all the same and an UnsavedChangesError says what was lost.
+   * Closes the file: the WAL is checkpointed and removed (the file is left in rollback-journal
+   * mode, readable by any SQLite). When writes were refused since the last one that went
+   * through, the database is released all the same and an UnsavedChangesError says what was lost.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    let failed: unknown;
-    try {
-      await this.persist();
-    } catch (e) {
-      failed = e;
-    }
     this.closed = true;
+    if (this.onDisk && !this.storage.readOnlyReason) {
+      try {
+        this.db.exec('PRAGMA journal_mode = DELETE');
+      } catch (e) {
+        // A full disk cannot take the checkpoint: the WAL keeps every commit, and the next open recovers it.
+        this.log.warn(`closing the cache: the WAL could not be checkpointed (${(e as Error).message}); it is kept`);
+      }
+    }
     this.st.close();
     this.db.close();
-    if (failed !== undefined) {
-      const reason = this.storage.lastSaveError?.reason ?? (failed as Error).message;
+    this.unlock();
+    const lost = this.storage.failures > 0 || (this.file && !this.onDisk && this.storage.status().unsavedSince);
+    if (lost) {
+      const reason = this.storage.lastSaveError?.reason ?? this.storage.readOnlyReason ?? 'unknown';
       throw new UnsavedChangesError(this.storage.unsavedMessage(reason), reason, this.storage.status().unsavedSince);
     }
   }

@@ -233,6 +233,9 @@ export class OrdersStore {
   /** Drops every cached order (credentials cleared), or every one not of `keep`'s account. */
   clear(keep?: string): void {
     const k = keep?.toLowerCase() ?? '';
+    // Nothing to drop, nothing written (a read-only cache file takes no write, not even an empty one).
+    const any = 'SELECT 1 FROM orders WHERE account <> ? UNION ALL SELECT 1 FROM orders_fetches WHERE account <> ? LIMIT 1';
+    if (this.st.value(any, [k, k]) === undefined) return;
     let n = 0;
     this.st.transaction(() => {
       this.st.run('DELETE FROM orders WHERE account <> ?', [k]);

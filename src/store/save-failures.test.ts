@@ -1,18 +1,19 @@
 /**
- * Saves that fail, without root: a directory where the temp file goes makes every save fail
- * at its first step (EISDIR), as a full disk would, until it is removed. The file systems
- * that really fill up or refuse writes are in src/service/storage-status.test.ts (root).
+ * Writes the disk refuses, without root: the disk layer's fault hook makes the real file calls
+ * fail with ENOSPC or EIO, as a full or failing disk would, until it is removed. A refused
+ * COMMIT is rolled back by SQLite, so the file keeps the state before it. The file systems that
+ * really fill up or refuse writes are in src/service/storage-status.test.ts (root).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StorageStatus } from '../contract/types.ts';
 import { fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { CACHE_FILE, CatalogStore } from './catalog-store.ts';
-import { persistLive } from './live-persist.ts';
-import { sqlEngine, sqlFileAccess, writeFileAtomic, type Logger } from './sqlite.ts';
+import { sqlDisk, writeFileAtomic, type Logger } from './sqlite.ts';
 import { backoffMs, UnsavedChangesError } from './storage-state.ts';
+import type { FaultHook } from './wasm-disk.ts';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -35,11 +36,19 @@ function capture(): Logger & { infos: string[]; warns: string[] } {
 
 /** A store with the fixtures saved in `dir`. */
 async function saved(dir: string, log: Logger = capture()): Promise<CatalogStore> {
-  const store = await CatalogStore.open({ dataDir: dir, log, persistDelayMs: 5, persistRetry: { minMs: 20, maxMs: 80 } });
+  const store = await CatalogStore.open({ dataDir: dir, log, persistRetry: { minMs: 20, maxMs: 80 } });
   store.apply({ tags: fixtureTags(), events: fixtureEvents() });
   store.apply({ markets: fixtureMarkets() });
-  await store.persist();
   return store;
+}
+
+/** Makes the real file calls on `dir`'s cache fail with `code` until the returned function is called. */
+async function fault(dir: string, code: string, ops: Parameters<FaultHook>[0][] = ['write', 'sync', 'truncate']): Promise<() => void> {
+  const { disk } = await sqlDisk();
+  disk!.setFault((op, file) => (file.startsWith(path.join(dir, CACHE_FILE)) && ops.includes(op) ? code : undefined));
+  const off = () => disk!.setFault(undefined);
+  cleanups.push(off);
+  return off;
 }
 
 /** One market, changed, so the store has something new to save. */
@@ -48,13 +57,13 @@ function change(store: CatalogStore, question: string): void {
 }
 
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.includes('.tmp-'));
+const MARKET = fixtureMarkets()[0]!;
 
 describe('stale temp files', () => {
-  it('are removed at open when their process is gone (or is this one); a live process keeps its own', async () => {
+  it("of an earlier build's interrupted saves are removed at open when their process is gone; a live one keeps its own", async () => {
     const dir = tmp();
     await (await saved(dir)).close();
     const file = path.join(dir, CACHE_FILE);
-    const before = readFileSync(file);
     // A pid that was alive and no longer is.
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
     const live = process.ppid;
@@ -66,31 +75,29 @@ describe('stale temp files', () => {
     cleanups.push(() => store.close());
     expect(temps(dir).sort()).toEqual([`${CACHE_FILE}.tmp-${live}`, 'notes.tmp-1'].sort());
     expect(log.infos.join('\n')).toMatch(/removed 2 temp file\(s\) left by interrupted saves/);
-    expect(readFileSync(file).equals(before)).toBe(true);
     expect(store.reader.counts().markets).toBeGreaterThan(0);
   });
 });
 
-describe('a failed save', () => {
-  it('shows in the storage status with time and reason, is retried with backoff, logged once, and cleared by a success', async () => {
+describe('a refused write', () => {
+  it('shows in the storage status with time and reason, is probed again with backoff, logged once, and cleared by a success', async () => {
     const dir = tmp();
     const log = capture();
     const store = await saved(dir, log);
-    cleanups.push(() => store.close());
+    cleanups.push(() => store.close().catch(() => undefined));
     const file = path.join(dir, CACHE_FILE);
-    const before = readFileSync(file);
     const events: StorageStatus[] = [];
     store.storage.onChange((s) => events.push(s));
     expect(store.storageStatus()).toMatchObject({ file, writable: true, lastSaveError: null, unsavedSince: null, nextRetryAt: null });
 
-    const blocker = `${file}.tmp-${process.pid}`;
-    mkdirSync(blocker);
+    const off = await fault(dir, 'ENOSPC');
     const t0 = Date.now();
-    change(store, 'Changed while the disk refuses');
+    // The batch fails at its COMMIT, and its caller (the sync) is told.
+    expect(() => change(store, 'Changed while the disk refuses')).toThrow('database or disk is full');
+    expect(store.reader.getMarket(Number(MARKET.id))?.question).toBe(MARKET.question);
     await expect.poll(() => store.storage.failures, poll).toBeGreaterThanOrEqual(4);
     const st = store.storageStatus();
-    expect(st.lastSaveError?.code).toBe('EISDIR');
-    expect(st.lastSaveError?.reason).toContain('EISDIR');
+    expect(st.lastSaveError).toMatchObject({ code: 'ENOSPC', reason: 'disk full (ENOSPC)' });
     expect(Date.parse(st.lastSaveError!.at)).toBeGreaterThanOrEqual(t0);
     expect(Date.parse(st.unsavedSince!)).toBeGreaterThanOrEqual(t0);
     expect(st.writable).toBe(true);
@@ -98,34 +105,28 @@ describe('a failed save', () => {
     expect(events.some((e) => e.lastSaveError && e.nextRetryAt)).toBe(true);
     // Logged once for the reason, not once per retry.
     expect(log.warns.filter((w) => w.includes('saving the cache')).length).toBe(1);
-    // The old file is untouched and nothing else was written.
-    expect(readFileSync(file).equals(before)).toBe(true);
-    expect(temps(dir)).toEqual([path.basename(blocker)]);
+    expect(temps(dir)).toEqual([]);
 
-    rmdirSync(blocker);
+    off();
     await expect.poll(() => store.storageStatus().lastSaveError, poll).toBeNull();
     expect(store.storageStatus()).toMatchObject({ unsavedSince: null, nextRetryAt: null, writable: true });
     expect(Date.parse(store.storageStatus().lastSaveAt!)).toBeGreaterThanOrEqual(t0);
     expect(log.infos.join('\n')).toMatch(/saved again after \d+ failed attempt/);
-    expect(temps(dir)).toEqual([]);
+    change(store, 'Changed after the disk recovered');
     await store.close();
+    expect(readdirSync(dir)).toEqual([CACHE_FILE]);
     const again = await CatalogStore.open({ dataDir: dir });
     cleanups.push(() => again.close());
-    expect(again.reader.getMarket(Number(fixtureMarkets()[0]!.id))?.question).toBe('Changed while the disk refuses');
+    expect(again.statements.value('PRAGMA integrity_check')).toBe('ok');
+    expect(again.reader.getMarket(Number(MARKET.id))?.question).toBe('Changed after the disk recovered');
   });
 
-  it('removes its partial copy when the final rename fails, in both ways of writing', async () => {
+  it('writeFileAtomic removes its partial copy when the final rename fails', async () => {
     const dir = tmp();
     const file = path.join(dir, CACHE_FILE);
     // A non-empty directory where the file goes: the copy is written, the rename refused.
     mkdirSync(path.join(file, 'in-the-way'), { recursive: true });
     await expect(writeFileAtomic(file, Buffer.alloc(64 * 1024, 1))).rejects.toThrow();
-    expect(temps(dir)).toEqual([]);
-    const SQL = await sqlEngine();
-    const db = new SQL.Database();
-    cleanups.push(() => db.close());
-    db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (zeroblob(300000))');
-    await expect(persistLive((await sqlFileAccess())!, db, file)).rejects.toThrow();
     expect(temps(dir)).toEqual([]);
   });
 
@@ -136,15 +137,14 @@ describe('a failed save', () => {
     ]);
   });
 
-  it('at close, still releases the store and says what was lost', async () => {
+  it('at close, still releases the store and says what was lost; the file keeps every commit before', async () => {
     const dir = tmp();
     const store = await saved(dir);
-    const file = path.join(dir, CACHE_FILE);
     const counts = store.reader.counts();
-    const before = readFileSync(file);
     const savedAt = store.storageStatus().lastSaveAt!;
-    mkdirSync(`${file}.tmp-${process.pid}`);
-    change(store, 'Lost at shutdown');
+    await fault(dir, 'EIO');
+    expect(() => change(store, 'Lost at shutdown')).toThrow(/disk I\/O error/);
+    await expect.poll(() => store.storage.failures, poll).toBeGreaterThanOrEqual(1);
     const err = await store.close().then(
       () => undefined,
       (e: unknown) => e,
@@ -152,16 +152,16 @@ describe('a failed save', () => {
     expect(err).toBeInstanceOf(UnsavedChangesError);
     expect((err as Error).message).toMatch(
       new RegExp(
-        `^the cache was not saved: .*EISDIR.*; changes since \\S+Z are lost \\(the file on disk holds the state of ${savedAt}\\)$`,
+        `^the cache was not saved: I/O error \\(EIO\\); changes since \\S+Z are lost \\(the file on disk holds the state of ${savedAt}\\)$`,
       ),
     );
     // Released all the same: a second close is a no-op, not a second failure.
     await expect(store.close()).resolves.toBeUndefined();
-    expect(readFileSync(file).equals(before)).toBe(true);
-    rmdirSync(`${file}.tmp-${process.pid}`);
+    (await sqlDisk()).disk!.setFault(undefined);
     const again = await CatalogStore.open({ dataDir: dir });
     cleanups.push(() => again.close());
+    expect(again.statements.value('PRAGMA integrity_check')).toBe('ok');
     expect(again.reader.counts()).toEqual(counts);
-    expect(existsSync(`${file}.tmp-${process.pid}`)).toBe(false);
+    expect(again.reader.getMarket(Number(MARKET.id))?.question).toBe(MARKET.question);
   });
 });

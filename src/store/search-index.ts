@@ -174,7 +174,8 @@ export function ensureSearchIndex(db: Database): boolean {
     rebuildSearchIndex(db);
     return true;
   }
-  // Pending documents mean a write path committed without flushing: put them back.
-  db.exec(`${REINSERT}; DELETE FROM search_dirty;`);
+  // Pending documents mean a write path committed without flushing: put them back. (Only then:
+  // a read-only file takes no write, not even an empty one.)
+  if (db.exec('SELECT 1 FROM search_dirty LIMIT 1').length > 0) db.exec(`${REINSERT}; DELETE FROM search_dirty;`);
   return false;
 }

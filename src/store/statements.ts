@@ -12,6 +12,9 @@ export class Statements {
 
   /** Sees every read (SQL and bindings); the benchmark replays them in native SQLite. */
   trace: ((sql: string, bind: Bind) => void) | undefined;
+  /** Told of each write that reached the file (a COMMIT, or a statement outside a transaction), and of each that failed. */
+  writes: { committed(): void; failed(e: unknown): void } | undefined;
+  private depth = 0;
 
   constructor(readonly db: Database) {}
 
@@ -58,22 +61,40 @@ export class Statements {
     const st = this.prepared(sql);
     try {
       st.run(bind);
+    } catch (e) {
+      if (this.depth === 0) this.writes?.failed(e);
+      throw e;
     } finally {
       st.reset();
     }
+    if (this.depth === 0) this.writes?.committed();
   }
 
-  /** Runs fn inside one transaction; rolls back and rethrows on error. */
+  /**
+   * Runs fn inside one transaction; rolls back and rethrows on error. The COMMIT is the write to
+   * disk: when it fails (a full disk), SQLite has already rolled back, and the file keeps the
+   * state before the transaction.
+   */
   transaction<T>(fn: () => T): T {
     this.db.exec('BEGIN');
+    this.depth++;
+    let out: T;
     try {
-      const out = fn();
+      out = fn();
+      this.depth--;
       this.db.exec('COMMIT');
-      return out;
     } catch (e) {
-      this.db.exec('ROLLBACK');
+      if (this.depth > 0) this.depth--;
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // A failed COMMIT (SQLITE_FULL, SQLITE_IOERR) rolled back already: no transaction is left.
+      }
+      this.writes?.failed(e);
       throw e;
     }
+    this.writes?.committed();
+    return out;
   }
 
   changes(): number {

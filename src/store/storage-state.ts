@@ -1,8 +1,9 @@
 /**
- * Whether the cache reaches the disk: the `storage` part of /status. Save failures are
- * recorded here (time, reason), retried with exponential backoff by the store, logged once
- * per distinct reason, and told to listeners (the push hub) as they happen, so a full disk
- * or a read-only data dir is seen at once and not only in the log.
+ * Whether the cache reaches the disk: the `storage` part of /status. The store writes in place,
+ * so a "save" is a COMMIT: failed ones (a full disk, a read-only data dir) are recorded here
+ * (time, reason), probed again with exponential backoff by the store, logged once per distinct
+ * reason, and told to listeners (the push hub) as they happen, so the trouble is seen at once
+ * and not only in the log.
  */
 import type { StorageStatus } from '../contract/types.ts';
 import type { Logger } from './sqlite.ts';
@@ -70,9 +71,8 @@ export class StorageState {
   nextRetryAt: Date | null = null;
   /** Consecutive failed saves (0 after a success). */
   failures = 0;
-  /** The first change not in a save yet, and the first change of the save running now. */
+  /** The first write refused since the last one that reached the file. */
   private changedSince: Date | null = null;
-  private savingSince: Date | null = null;
   private loggedReason: string | null = null;
   private readonly listeners = new Set<Listener>();
 
@@ -83,7 +83,7 @@ export class StorageState {
   ) {}
 
   status(): StorageStatus {
-    const unsaved = this.savingSince ?? this.changedSince;
+    const unsaved = this.changedSince;
     return {
       file: this.file ?? null,
       writable: this.readOnlyReason === null,
@@ -127,14 +127,8 @@ export class StorageState {
     return ms;
   }
 
-  saveStarted(): void {
-    this.savingSince = this.changedSince;
-    this.changedSince = null;
-    this.nextRetryAt = null;
-  }
-
   saveSucceeded(): void {
-    this.savingSince = null;
+    this.changedSince = null;
     this.lastSaveAt = new Date();
     if (this.failures > 0) this.log.info(`the cache was saved again after ${this.failures} failed attempt(s)`);
     this.failures = 0;
@@ -145,17 +139,8 @@ export class StorageState {
     this.emit();
   }
 
-  /** The save gave up for now, for no fault of the disk: its changes are still unsaved. */
-  saveDeferred(): void {
-    this.changedSince = this.savingSince ?? this.changedSince;
-    this.savingSince = null;
-  }
-
   saveFailed(e: unknown): FsProblem {
     const p = describeFsError(e);
-    // What was being saved is still unsaved, and it came first.
-    this.changedSince = this.savingSince ?? this.changedSince;
-    this.savingSince = null;
     this.failures++;
     this.lastSaveError = { at: new Date(), reason: p.reason, code: p.code };
     if (p.readOnly) this.readOnlyReason = p.reason;
@@ -170,9 +155,22 @@ export class StorageState {
     return p;
   }
 
+  /** A COMMIT reached the file. Quiet unless it ends a run of failures (no event per batch). */
+  writeSucceeded(): void {
+    this.lastSaveAt = new Date();
+    this.nextRetryAt = null;
+    if (this.failures > 0 || this.changedSince) this.saveSucceeded();
+  }
+
+  /** A COMMIT failed: SQLite rolled it back, so its changes are lost (the file is as before it). */
+  writeFailed(e: unknown): FsProblem {
+    this.changed();
+    return this.saveFailed(e);
+  }
+
   /** The one line shutdown prints when the final save failed. */
   unsavedMessage(reason: string): string {
-    const since = (this.savingSince ?? this.changedSince)?.toISOString();
+    const since = this.changedSince?.toISOString();
     const onDisk =
       this.openError && !this.movedAside
         ? 'the file on disk is the unreadable one found at start'
