@@ -75,6 +75,8 @@ export default defineConfig({
       outDir: resolve(root, 'out/renderer'),
       emptyOutDir: true,
       minify: true,
+      // Every asset a file of its own: the CSP's `img-src 'self'` allows no data: URLs.
+      assetsInlineLimit: 0,
       rolldownOptions: {
         input: { index: resolve(root, 'renderer/index.html') },
         // React libraries mark modules "use client"; meaningless in a client-only bundle.
