@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --size 10k|100k|500k] [--only sync|catalog|start|search|native|limits|ui|persist|account|fairness|export]`
+ * `npm run bench [-- --size 10k|100k|500k|1m] [--only sync|catalog|start|search|native|limits|ui|persist|account|fairness|export]`
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -9,11 +9,11 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, baselineServer, cliProcess, get, measure, rssMiB, table, type Latency, type Proc } from './lib.ts';
-import { throughput } from './throughput.ts';
+import { ROOT, cliProcess, get, table, type Proc } from './lib.ts';
 import { buildIfStale } from '../src/testing/built-cli.ts';
 
-const SIZES = { '10k': 10_000, '100k': 100_000, '500k': 500_000 } as const;
+// 1m: 1,000,000 markets (about 400,000 events), the full history's scale; it needs the disk-backed store.
+const SIZES = { '10k': 10_000, '100k': 100_000, '500k': 500_000, '1m': 1_000_000 } as const;
 const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '100k' },
@@ -111,114 +111,12 @@ try {
     );
   }
 
-  // ---- warm start and catalog latency -------------------------------------------------------
+  // ---- warm start and catalog latency, cached and uncached (bench/catalog.ts) ----------------
   if (want('catalog')) {
-    const t0 = performance.now();
-    const serve = cliProcess(['serve', '--offline', '--no-limits', '--data-dir', cacheDir, '--base-port', '0', '--clob-port', '0']);
-    procs.push(serve);
-    const base = (await serve.waitFor(/base: (http:\/\/\S+)/))[1]!;
-    const first = await get(`${base}/markets?limit=20&closed=false&order=volume`);
-    const startMs = performance.now() - t0;
-    if (first.status !== 200) throw new Error(`first /markets: ${first.status}`);
-    results['warmStartMs'] = startMs;
-    report.push('### Warm start', table(['process start to first /markets answer (ms)'], [[startMs.toFixed(0)]]));
-
-    {
-      const sample = JSON.parse((await get(`${base}/markets?limit=100&offset=5000&order=volume`)).body) as {
-        slug: string;
-        conditionId: string;
-      }[];
-      // The most used of the first tags: the planner's worst case is a tag with many markets.
-      const tags = JSON.parse((await get(`${base}/tags?limit=30`)).body) as { id: string }[];
-      let popularTag = tags[0]!.id;
-      let most = -1;
-      for (const t of tags) {
-        const n = (JSON.parse((await get(`${base}/markets?limit=100&offset=900&tag_id=${t.id}`)).body) as unknown[]).length;
-        if (n > most) [most, popularTag] = [n, t.id];
-      }
-      let i = 0;
-      const queries: [string, string | (() => string)][] = [
-        ['markets: closed=false, order=volume desc', `${base}/markets?limit=20&closed=false&order=volume&ascending=false`],
-        // Every request a new URL, so the response cache never answers: the query's own cost.
-        [
-          'markets: closed=false, order=volume desc, uncached',
-          () => `${base}/markets?limit=20&closed=false&order=volume&offset=${(i++ % 5000) * 2}`,
-        ],
-        // The first 50 pages (a smaller tag has no page 250); an ignored parameter keeps each URL new.
-        [
-          'markets: active=true, tag, order=endDate asc, uncached',
-          () => `${base}/markets?limit=20&active=true&tag_id=${popularTag}&order=endDate&ascending=true&offset=${(i % 50) * 20}&n=${i++}`,
-        ],
-        [
-          'events: closed=false, order=volume desc, uncached',
-          () => `${base}/events?limit=20&closed=false&order=volume&offset=${i++ % 5000}`,
-        ],
-        ['markets: active=true, order=endDate asc', `${base}/markets?limit=20&active=true&order=endDate&ascending=true`],
-        ['markets: tag (popular), order=volume', `${base}/markets?limit=20&tag_id=${popularTag}&order=volume`],
-        ['markets: offset 10,000, order=volume', `${base}/markets?limit=20&offset=10000&closed=false&order=volume`],
-        [
-          `markets: offset ${Math.floor(markets * 0.9).toLocaleString('en')}, order=volume`,
-          `${base}/markets?limit=20&offset=${Math.floor(markets * 0.9)}&order=volume`,
-        ],
-        ['markets: by slug', () => `${base}/markets/slug/${sample[i++ % sample.length]!.slug}`],
-        ['markets: by condition id', () => `${base}/markets?condition_id=${sample[i++ % sample.length]!.conditionId}`],
-        ['events: closed=false, order=volume desc', `${base}/events?limit=20&closed=false&order=volume`],
-      ];
-      const rows: (string | number)[][] = [];
-      const lat: Record<string, Latency> = {};
-      for (const [name, url] of queries) {
-        const l = await measure(url, N);
-        lat[name] = l;
-        rows.push([name, l.p50, l.p95, l.p99, l.bytes]);
-      }
-      // The ceiling for this machine: a constant body of the first query's size, same harness.
-      const bytes = lat[queries[0]![0]]!.bytes;
-      const baseline = await baselineServer(bytes);
-      const bl = await measure(baseline.url, N);
-      // Throughput at 50 connections: the service's most common query against the ceiling.
-      const tpService = await throughput(`${base}/markets?limit=20&closed=false&order=volume&ascending=false`);
-      const tpBaseline = await throughput(baseline.url);
-      baseline.stop();
-      results['throughput'] = { service: tpService, baseline: tpBaseline, ratio: tpService.requestsPerSec / tpBaseline.requestsPerSec };
-      report.push(
-        '### Throughput, 50 connections, 10 s (autocannon)',
-        table(
-          ['target', 'req/s', 'p50 (ms)', 'p99 (ms)', 'non-2xx'],
-          [
-            [
-              'service: /markets?limit=20&closed=false&order=volume',
-              tpService.requestsPerSec,
-              tpService.p50,
-              tpService.p99,
-              tpService.non2xx,
-            ],
-            [
-              `baseline: bare Fastify, constant ${bytes} B body`,
-              tpBaseline.requestsPerSec,
-              tpBaseline.p50,
-              tpBaseline.p99,
-              tpBaseline.non2xx,
-            ],
-            ['ratio service / baseline', (tpService.requestsPerSec / tpBaseline.requestsPerSec).toFixed(2), '', '', ''],
-          ],
-        ),
-      );
-      rows.push([`baseline: bare Fastify, constant ${bytes} B body`, bl.p50, bl.p95, bl.p99, bl.bytes]);
-      results['catalog'] = { ...lat, baseline: bl };
-      report.push(
-        `### Catalog over HTTP: sequential requests on one connection (n = ${N}), ms`,
-        table(['query', 'p50', 'p95', 'p99', 'bytes'], rows),
-      );
-
-      const mem = rssMiB(serve.child.pid!);
-      const fileMiB = statSync(path.join(cacheDir, 'catalog.sqlite')).size / 2 ** 20;
-      results['memory'] = { rssMiB: mem.rss, peakRssMiB: mem.peak, cacheFileMiB: fileMiB };
-      report.push(
-        '### Service memory after the queries',
-        table(['RSS (MiB)', 'peak RSS (MiB)', 'cache file (MiB)'], [[mem.rss.toFixed(0), mem.peak.toFixed(0), fileMiB.toFixed(0)]]),
-      );
-    }
-    await serve.stop();
+    const { benchCatalog } = await import('./catalog.ts');
+    const r = await benchCatalog(cacheDir, markets, N, procs);
+    Object.assign(results, r.results);
+    report.push(...r.report);
   }
   // ---- search (its own serve process; --n caps its samples at 500 per query) -----------------
   if (want('search')) {

@@ -55,7 +55,10 @@ const shots: Shot[] = [
       await gridSettled(page);
       for (const i of [0, 1, 3]) {
         // The service keeps the watchlist: the second scheme's run finds these starred already.
-        const star = page.locator('[data-testid="market-row"]').nth(i).getByRole('button', { name: /watchlist/ });
+        const star = page
+          .locator('[data-testid="market-row"]')
+          .nth(i)
+          .getByRole('button', { name: /watchlist/ });
         if ((await star.getAttribute('aria-pressed')) !== 'true') await star.click();
       }
       await tab(page, 'Watchlist');

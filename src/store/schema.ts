@@ -110,6 +110,18 @@ export const ENTITY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS markets_status_end ON markets("closed", _end_ts, "active", "archived")',
   // With the ones above, the planner takes `closed` for the WHERE and sorts the rest: text sorts need theirs too.
   'CREATE INDEX IF NOT EXISTS markets_status_question ON markets("closed", "question", "active", "archived")',
+  // `active=true&closed=false` sorted (Polymarket's most sent query): with both tests in the seek,
+  // the index reads in (key, id) order, so a deep page skips entries instead of sorting every tie
+  // group before it (16 ms -> 2 ms at offset 60,000 of 100k). About 2 MiB each at 100k markets.
+  'CREATE INDEX IF NOT EXISTS markets_closed_active_volume ON markets("closed", "active", _volume)',
+  'CREATE INDEX IF NOT EXISTS markets_closed_active_volume24hr ON markets("closed", "active", "volume24hr")',
+  'CREATE INDEX IF NOT EXISTS markets_closed_active_liquidity ON markets("closed", "active", _liquidity)',
+  'CREATE INDEX IF NOT EXISTS markets_closed_active_end ON markets("closed", "active", _end_ts)',
+  'CREATE INDEX IF NOT EXISTS markets_closed_active_start ON markets("closed", "active", _start_ts)',
+  'CREATE INDEX IF NOT EXISTS markets_closed_active_created ON markets("closed", "active", _created_ts)',
+  // Id order (the default) with any status tests: a walk of this narrow index to a deep offset,
+  // instead of the table's 2 KB rows (31 ms -> under 1 ms at offset 70,000 of 100k).
+  'CREATE INDEX IF NOT EXISTS markets_id_status ON markets(id, "closed", "active", "archived")',
   'CREATE INDEX IF NOT EXISTS events_slug ON events(_slug_lc)',
   'CREATE INDEX IF NOT EXISTS events_creator ON events(_creator_lc)',
   'CREATE INDEX IF NOT EXISTS events_title ON events("title")',
@@ -127,6 +139,14 @@ export const ENTITY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS events_status_liquidity ON events("closed", "liquidity", "active", "archived")',
   'CREATE INDEX IF NOT EXISTS events_status_end ON events("closed", _end_ts, "active", "archived")',
   'CREATE INDEX IF NOT EXISTS events_status_title ON events("closed", "title", "active", "archived")',
+  // As the markets' (closed, active, key) and (id, status) indexes above, for `/events`.
+  'CREATE INDEX IF NOT EXISTS events_closed_active_volume ON events("closed", "active", "volume")',
+  'CREATE INDEX IF NOT EXISTS events_closed_active_volume24hr ON events("closed", "active", "volume24hr")',
+  'CREATE INDEX IF NOT EXISTS events_closed_active_liquidity ON events("closed", "active", "liquidity")',
+  'CREATE INDEX IF NOT EXISTS events_closed_active_end ON events("closed", "active", _end_ts)',
+  'CREATE INDEX IF NOT EXISTS events_closed_active_start ON events("closed", "active", _start_ts)',
+  'CREATE INDEX IF NOT EXISTS events_closed_active_created ON events("closed", "active", _created_ts)',
+  'CREATE INDEX IF NOT EXISTS events_id_status ON events(id, "closed", "active", "archived")',
 ];
 
 /**

@@ -1,0 +1,222 @@
+/**
+ * The listing queries' plans and answers (markets and events): `active=true&closed=false` sorted
+ * reads a (closed, active, key) index in order, the default id order walks the (id, status) index, and every page
+ * equals the listing's definition (filters, then the sort with NULLs last and ties by id) on a
+ * fixture full of ties and NULLs.
+ */
+import initSqlJs, { type Database } from 'sql.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { operations, parseParams } from '../contract/index.ts';
+import { CatalogReader } from './catalog-reader.ts';
+import { ensureIndexes, migrate } from './schema.ts';
+import { Statements } from './statements.ts';
+
+/** Deterministic: the fixture is the same on every run. */
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+const FLAGS = [0, 1, 1, 1, null] as const;
+const MONEY = [null, 0, 1.5, 1.5, 2.5, 10, 10, 300] as const;
+const TIMES = [null, 1_700_000_000_000, 1_700_000_000_000, 1_750_000_000_000, 1_800_000_000_000] as const;
+const WORDS = [null, 'Alpha?', 'Beta?', 'Beta?', 'gamma?'] as const;
+
+/** Sort columns of each entity, by `order` name, with their text key (question, title) and slug. */
+const SORT_COL = {
+  markets: {
+    volume: '_volume',
+    volume24hr: '"volume24hr"',
+    volume1wk: '"volume1wk"',
+    liquidity: '_liquidity',
+    startDate: '_start_ts',
+    endDate: '_end_ts',
+    createdAt: '_created_ts',
+    updatedAt: '_updated_ts',
+    closedTime: '_closed_ts',
+    question: '"question"',
+    slug: '"slug"',
+    id: 'id',
+  },
+  events: {
+    volume: '"volume"',
+    volume24hr: '"volume24hr"',
+    volume1wk: '"volume1wk"',
+    liquidity: '"liquidity"',
+    startDate: '_start_ts',
+    endDate: '_end_ts',
+    createdAt: '_created_ts',
+    updatedAt: '_updated_ts',
+    closedTime: '_closed_ts',
+    title: '"title"',
+    slug: '_slug_lc',
+    id: 'id',
+  },
+} as const;
+type Entity = keyof typeof SORT_COL;
+
+async function fixture(): Promise<Database> {
+  const SQL = await initSqlJs();
+  const db = new SQL.Database();
+  migrate(db);
+  ensureIndexes(db);
+  const r = rng(7);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+  for (const table of ['markets', 'events'] as const) {
+    const cols = Object.entries(SORT_COL[table]).filter(([k]) => k !== 'id');
+    const ins = db.prepare(
+      `INSERT INTO ${table} (id, "active", "closed", "archived", ${cols.map(([, c]) => c).join(', ')}) ` +
+        `VALUES (?, ?, ?, ?${', ?'.repeat(cols.length)})`,
+    );
+    // Ids out of insertion order, so an id tie-break cannot pass by accident of rowid order.
+    for (let i = 0; i < 300; i++) {
+      const id = ((i * 37) % 300) + 1;
+      const value = ([k]: [string, string]) =>
+        k === 'slug'
+          ? `s-${id % 50}`
+          : k === 'question' || k === 'title'
+            ? pick(WORDS)
+            : k.endsWith('At') || k.endsWith('Date') || k === 'closedTime'
+              ? pick(TIMES)
+              : pick(MONEY);
+      ins.run([id, pick(FLAGS), pick(FLAGS), pick(FLAGS), ...cols.map(value)]);
+    }
+    ins.free();
+  }
+  return db;
+}
+
+type Raw = Record<string, string>;
+const marketParams = (raw: Raw) => {
+  const p = parseParams(operations['markets.list'].params, raw);
+  if (!p.ok) throw new Error(p.message);
+  return p.value;
+};
+const eventParams = (raw: Raw) => {
+  const p = parseParams(operations['events.list'].params, raw);
+  if (!p.ok) throw new Error(p.message);
+  return p.value;
+};
+/** The listing's definition, written plainly: every match in order, NULLs last, ties by id in the same direction. */
+function expected(db: Database, table: Entity, raw: Raw): number[] {
+  const col = SORT_COL[table] as Record<string, string>;
+  const where = (['active', 'closed', 'archived'] as const)
+    .filter((k) => raw[k] !== undefined)
+    .map((k) => `"${k}" = ${raw[k] === 'true' ? 1 : 0}`);
+  const dir = raw['ascending'] === 'true' ? 'ASC' : 'DESC';
+  const order = raw['order'] ? raw['order'].split(',').map((f) => `(${col[f]} IS NULL), ${col[f]} ${dir}`) : [];
+  const sql =
+    `SELECT id FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ` +
+    `ORDER BY ${[...order, `id ${raw['order'] ? dir : 'ASC'}`].join(', ')}`;
+  return (db.exec(sql)[0]?.values ?? []).map((v) => Number(v[0]));
+}
+
+const FILTERS: Raw[] = [
+  {},
+  { closed: 'false' },
+  { closed: 'true' },
+  { active: 'true' },
+  { active: 'true', closed: 'false' },
+  { active: 'false', closed: 'false' },
+  { active: 'true', closed: 'false', archived: 'false' },
+  { archived: 'false' },
+];
+const orders = (table: Entity): Raw[] => [
+  {},
+  ...Object.keys(SORT_COL[table]).flatMap((order) => [
+    { order, ascending: 'true' },
+    { order, ascending: 'false' },
+  ]),
+  { order: 'volume,endDate', ascending: 'false' },
+];
+
+describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
+  const alias = table === 'markets' ? 'm' : 'e';
+  let db: Database;
+  let reader: CatalogReader;
+  let st: Statements;
+  beforeAll(async () => {
+    db = await fixture();
+    st = new Statements(db);
+    reader = new CatalogReader(st, () => ({}));
+  });
+
+  const list = (raw: Raw): number[] =>
+    (table === 'markets' ? reader.listMarkets(marketParams(raw)) : reader.listEvents(eventParams(raw))).map((x) => Number(x.id));
+
+  /** The plan of the page-id query the reader runs for these parameters. */
+  const planOf = (raw: Raw): string => {
+    const seen: [string, unknown[]][] = [];
+    st.trace = (sql, bind) => {
+      if (sql.startsWith(`SELECT ${alias}.id FROM ${table} ${alias}`)) seen.push([sql, bind]);
+    };
+    list({ limit: '20', ...raw });
+    st.trace = undefined;
+    expect(seen.length).toBeGreaterThan(0);
+    const [sql, bind] = seen[0]!;
+    return db
+      .exec(`EXPLAIN QUERY PLAN ${sql}`, bind as never)[0]!
+      .values.map((r) => String(r[3]))
+      .join(' | ');
+  };
+
+  it('every page equals the listing definition, for each filter and sort, ties and NULLs included', () => {
+    let pages = 0;
+    for (const f of FILTERS) {
+      for (const o of orders(table)) {
+        const raw = { ...f, ...o };
+        const all = expected(db, table, raw);
+        for (let offset = 0; offset <= all.length + 7; offset += 7) {
+          expect(list({ limit: '7', offset: String(offset), ...raw }), `${JSON.stringify(raw)} offset ${offset}`).toEqual(
+            all.slice(offset, offset + 7),
+          );
+          pages++;
+        }
+      }
+    }
+    expect(pages).toBeGreaterThan(1000);
+  });
+
+  for (const stats of ['no statistics', 'after ANALYZE'] as const) {
+    describe(stats, () => {
+      beforeAll(() => {
+        if (stats === 'after ANALYZE') db.exec('ANALYZE');
+      });
+
+      it('reads active=true&closed=false sorted from a (closed, active, key) index, with no sort step', () => {
+        for (const [order, ascending] of [
+          ['volume24hr', 'false'],
+          ['volume', 'false'],
+          ['liquidity', 'false'],
+          ['endDate', 'true'],
+          ['startDate', 'false'],
+          ['createdAt', 'false'],
+        ] as const) {
+          const plan = planOf({ active: 'true', closed: 'false', order, ascending, offset: '60000' });
+          expect(plan, order).toMatch(
+            new RegExp(`SEARCH ${alias} USING COVERING INDEX ${table}_closed_active_\\w+ \\(closed=\\? AND active=\\?`),
+          );
+          expect(plan, order).not.toMatch(/TEMP B-TREE/);
+        }
+      });
+
+      it('keeps archived=false with them on the (closed, key, active, archived) index, which holds all three', () => {
+        const plan = planOf({ active: 'true', closed: 'false', archived: 'false', order: 'volume24hr', ascending: 'false' });
+        expect(plan).toMatch(new RegExp(`COVERING INDEX ${table}_status_volume24hr \\(closed=\\?\\)`));
+      });
+
+      it('walks the (id, status) index in id order, with or without status filters, at any offset', () => {
+        const filters: Raw[] = [{}, { closed: 'false' }, { active: 'true', closed: 'false' }, { archived: 'false' }];
+        for (const f of filters) {
+          for (const o of [{}, { order: 'id', ascending: 'false' }] as Raw[]) {
+            const plan = planOf({ ...f, ...o, offset: '70000' });
+            expect(plan, JSON.stringify({ ...f, ...o })).toBe(`SCAN ${alias} USING COVERING INDEX ${table}_id_status`);
+          }
+        }
+      });
+    });
+  }
+});
