@@ -238,7 +238,7 @@ export class CatalogReader {
   /** How many markets `markets.list` would list with these filters, over all its pages. */
   countMarkets(p: MarketFilters): number {
     const q = this.marketQuery(p, ALL_STATUS, Number.MAX_SAFE_INTEGER);
-    return q.empty ? 0 : this.countWhere('markets m', q);
+    return q.empty ? 0 : this.countWhere('markets', 'm', q);
   }
 
   /** The WHERE of `markets.list` (and its count). `wanted`: how many rows the caller reads, for tagFilter's plan. */
@@ -273,7 +273,16 @@ export class CatalogReader {
     return q;
   }
 
-  private countWhere(from: string, q: Query): number {
+  /**
+   * A count whose tests are all on the status columns or the id (a tag's or an event's members)
+   * reads the narrow (id, status) index, never the 2 KB rows: a big tag's count goes from about
+   * 60 ms to 10 ms at 100k markets (the grids ask for it on every filter change).
+   */
+  private countWhere(table: 'markets' | 'events', alias: string, q: Query): number {
+    const coverable = q.where.every(
+      (w) => new RegExp(`^\\+?${alias}\\."(active|closed|archived)" = \\?$`).test(w) || w.startsWith(`${alias}.id IN (SELECT `),
+    );
+    const from = `${table} ${alias}${q.where.length && coverable ? ` INDEXED BY ${table}_id_status` : ''}`;
     const where = q.where.length ? ` WHERE ${q.where.join(' AND ')}` : '';
     return Number(this.st.value(`SELECT count(*) FROM ${from}${where}`, q.bind) ?? 0);
   }
@@ -457,7 +466,7 @@ export class CatalogReader {
     const sort = parseOrder(p.order, EVENT_SORT);
     const q = this.eventQuery(p, this.eventStatusPlan(p, sort), p.offset + p.limit);
     if (q.empty) return [];
-    if (total) total.count = this.countWhere('events e', q);
+    if (total) total.count = this.countWhere('events', 'e', q);
     const rows = this.page('events e', EVENT_COLS, 'e.id', q, sort, p.ascending, p.limit, p.offset);
     return this.hydrateEvents(rows.map(mapEvent), p.include_markets ?? true);
   }
@@ -465,7 +474,7 @@ export class CatalogReader {
   /** How many events `events.list` would list with these filters, over all its pages. */
   countEvents(p: EventFilters): number {
     const q = this.eventQuery(p, ALL_STATUS, Number.MAX_SAFE_INTEGER);
-    return q.empty ? 0 : this.countWhere('events e', q);
+    return q.empty ? 0 : this.countWhere('events', 'e', q);
   }
 
   /** The WHERE of `events.list` (and its counts). */

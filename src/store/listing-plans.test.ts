@@ -180,6 +180,31 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
     expect(pages).toBeGreaterThan(1000);
   });
 
+  it("counts a tag's members on the (id, status) index, never reading whole rows, and counts right", () => {
+    const [link, own] = table === 'markets' ? ['market_tags', 'market_id'] : ['event_tags', 'event_id'];
+    db.exec(`INSERT OR IGNORE INTO ${link} (tag_id, ${own}) SELECT 7, id FROM ${table} WHERE id % 3 = 0`);
+    const count = (raw: Raw): number =>
+      table === 'markets' ? reader.countMarkets(marketParams(raw)) : reader.countEvents(eventParams(raw));
+    const seen: [string, unknown[]][] = [];
+    st.trace = (sql, bind) => {
+      if (sql.startsWith('SELECT count(*)')) seen.push([sql, bind]);
+    };
+    for (const f of [{}, { closed: 'false' }, { active: 'true', closed: 'false' }] as Raw[]) {
+      seen.length = 0;
+      const n = count({ ...f, tag_id: '7' });
+      const where = Object.entries(f).map(([k, v]) => ` AND "${k}" = ${v === 'true' ? 1 : 0}`);
+      const direct = db.exec(`SELECT count(*) FROM ${table} WHERE id % 3 = 0${where.join('')}`)[0]!.values[0]![0];
+      expect(n, JSON.stringify(f)).toBe(direct);
+      const [sql, bind] = seen.at(-1)!;
+      const plan = db
+        .exec(`EXPLAIN QUERY PLAN ${sql}`, bind as never)[0]!
+        .values.map((r) => String(r[3]))
+        .join(' | ');
+      expect(plan, JSON.stringify(f)).toMatch(new RegExp(`COVERING INDEX ${table}_id_status`));
+    }
+    st.trace = undefined;
+  });
+
   for (const stats of ['no statistics', 'after ANALYZE'] as const) {
     describe(stats, () => {
       beforeAll(() => {
