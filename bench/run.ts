@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --size 10k|100k|500k|1m] [--only sync|catalog|start|search|native|limits|ui|persist|account|fairness|export]`
+ * `npm run bench [-- --size 10k|100k|500k|1m] [--only NAME]`, NAME one of sync, catalog, start, search,
+ * native, limits, ui, persist, account, fairness, export, kills, history, screens.
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -31,8 +32,8 @@ const only = values.only;
 const N = Number(values.n ?? 1000);
 const want = (name: string) => !only || only === name;
 
-// The service runs as users run it: built JavaScript (out/main/cli.js).
-buildIfStale();
+// The service runs as users run it: built JavaScript (out/main/cli.js). The kill bench runs none.
+if (only !== 'kills') buildIfStale();
 
 const cacheRoot = path.join(ROOT, 'bench/.cache', size);
 const cacheDir = path.join(cacheRoot, 'data');
@@ -45,7 +46,8 @@ const stopAll = () => Promise.all(procs.map((p) => p.stop()));
 
 try {
   // ---- sync --------------------------------------------------------------------------------
-  if (want('sync') || !existsSync(path.join(cacheDir, 'catalog.sqlite'))) {
+  // The kill bench makes its own caches: it needs no synced one.
+  if (want('sync') || (only !== 'kills' && !existsSync(path.join(cacheDir, 'catalog.sqlite')))) {
     const fake = cliProcess(['fake-upstream', '--port', '0', '--synthetic', String(markets), '--seed', '1', '--limits', 'off']);
     procs.push(fake);
     const url = (await fake.waitFor(/listening on (http:\/\/\S+)/))[1]!;
@@ -165,11 +167,32 @@ try {
     results['export'] = r.results;
     report.push(...r.report);
   }
+  // ---- history, revisions, the change feed (issue 16; in process, simulated clock) ----------
+  if (want('history')) {
+    const { benchHistory } = await import('./history.ts');
+    const r = await benchHistory(cacheDir, markets);
+    results['history'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- saved screens (issue 16): screen listings, each request a new screen (own serve process) --
+  if (want('screens')) {
+    const { benchScreens } = await import('./screens.ts');
+    const r = await benchScreens(cacheDir, N, procs);
+    results['screens'] = r.results;
+    report.push(...r.report);
+  }
   // ---- persistence: the longest pause a write to disk causes to queries (in process) --------
   if (want('persist')) {
     const { benchPersist } = await import('./persist.ts');
     const r = await benchPersist(cacheDir);
     results['persist'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- crash safety: kill -9 at random points in each kind of write (own child processes) ----
+  if (want('kills')) {
+    const { benchKills } = await import('./kills.ts');
+    const r = await benchKills(markets, Math.max(50, values.n ? N : 52));
+    results['kills'] = r.results;
     report.push(...r.report);
   }
   // ---- sql.js against native SQLite -------------------------------------------------------

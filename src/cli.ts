@@ -1,13 +1,15 @@
 /**
- * `marketdesk serve | sync | demo | fake-upstream`: the headless entry points (npm run serve, ...),
+ * `marketdesk serve | sync | vacuum | demo | fake-upstream`: the headless entry points (npm run serve, ...),
  * built to out/main/cli.js so no TypeScript runner is needed at run time.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { startService } from './service/service.ts';
+import { API_TOKEN_HEADER } from './http/api-token.ts';
 import type { SiteMap } from './store/catalog-reader.ts';
+import { CACHE_FILE, CatalogStore } from './store/catalog-store.ts';
 import type { Logger } from './store/sqlite.ts';
 import { UnsavedChangesError } from './store/storage-state.ts';
 import { isProfileName, resolveUrls, type ProfileName } from './upstream/profiles.ts';
@@ -24,6 +26,7 @@ const USAGE = {
   sync:
     'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] ' +
     '[--horizon-days N|all] [--limits FILE] [--timeout SECONDS] [--cache-mib N]',
+  vacuum: 'usage: node out/main/cli.js vacuum [--data-dir DIR] [--horizon-days N] [--cache-mib N]',
 };
 
 const upstreamFlags = {
@@ -184,6 +187,13 @@ async function serve(argv: string[]): Promise<void> {
   if (v['no-limits']) console.log('inbound rate limits are off (--no-limits)');
   if (allowedOrigins.length) console.log(`pages allowed to call the API: ${allowedOrigins.join(', ')}`);
   console.log(`web UI: ${service.baseUrl}/app/`);
+  // The path, never the token: terminal output ends up in logs.
+  const tokenFile = service.apiToken.file;
+  console.log(
+    tokenFile
+      ? `writes over HTTP carry the API token in ${tokenFile} (header ${API_TOKEN_HEADER})`
+      : 'writes over HTTP: the data dir cannot hold the API token; only the web UI can write until the next start',
+  );
   let stopping = false;
   const stop = (sig: string) => {
     if (stopping) return;
@@ -257,6 +267,52 @@ async function syncOnce(argv: string[]): Promise<void> {
   );
 }
 
+/**
+ * `vacuum`: compacts catalog.sqlite in place (store/vacuum.ts), so the space that prunes and
+ * removals freed goes back to the disk; `--horizon-days N` prunes closed items first, as a sync
+ * does. It takes the cache's lock as sync does, so it is refused while a serve or sync has the file.
+ */
+async function vacuum(argv: string[]): Promise<void> {
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      'data-dir': { type: 'string' },
+      'horizon-days': { type: 'string' },
+      'cache-mib': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (v.help) return void console.log(USAGE.vacuum);
+  const horizonMs = horizonFlag(v['horizon-days']);
+  const cacheMiB = intFlag(v['cache-mib'], 'cache-mib', 1, 16_384);
+  const dataDir = v['data-dir'] ?? defaultDataDir();
+  const file = path.join(dataDir, CACHE_FILE);
+  if (!existsSync(file)) throw new Error(`there is no cache at ${file}: nothing to vacuum`);
+  let store: CatalogStore;
+  try {
+    store = await CatalogStore.open({ dataDir, log: consoleLogger, ...(cacheMiB !== undefined ? { cacheMiB } : {}) });
+  } catch (e) {
+    throw new Error(`vacuum refused: ${(e as Error).message}`);
+  }
+  let r: ReturnType<CatalogStore['vacuum']>;
+  try {
+    if (horizonMs !== undefined && horizonMs !== Infinity) {
+      const p = store.prune(Date.now() - horizonMs);
+      console.log(`pruned ${p.markets} markets, ${p.events} events closed more than ${v['horizon-days']} days ago`);
+    }
+    r = store.vacuum();
+  } finally {
+    await store.close();
+  }
+  const mib = (b: number) => (b / 2 ** 20).toFixed(1);
+  console.log(
+    `vacuumed ${file}: ${r.bytesBefore} -> ${r.bytesAfter} bytes (${mib(r.bytesBefore)} -> ${mib(r.bytesAfter)} MiB, ` +
+      `${mib(r.bytesBefore - r.bytesAfter)} MiB given back) in ${(r.ms / 1000).toFixed(1)} s`,
+  );
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
   try {
@@ -265,6 +321,8 @@ export async function main(argv: string[]): Promise<void> {
         return await serve(rest);
       case 'sync':
         return await syncOnce(rest);
+      case 'vacuum':
+        return await vacuum(rest);
       case 'demo': {
         const { runDemo } = await import('./demo.ts');
         return await runDemo(rest, consoleLogger);
@@ -274,10 +332,10 @@ export async function main(argv: string[]): Promise<void> {
         return await runFakeUpstream(rest);
       }
       default:
-        throw new UsageError(`usage: marketdesk serve|sync|demo|fake-upstream [flags]  (try --help after a command)`);
+        throw new UsageError(`usage: marketdesk serve|sync|vacuum|demo|fake-upstream [flags]  (try --help after a command)`);
     }
   } catch (e) {
-    const usage = cmd === 'serve' || cmd === 'sync' ? `\n${USAGE[cmd]}` : '';
+    const usage = cmd === 'serve' || cmd === 'sync' || cmd === 'vacuum' ? `\n${USAGE[cmd]}` : '';
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`marketdesk: ${(e as Error).message}${usage}\n`);
       process.exit(2);

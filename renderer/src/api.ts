@@ -9,7 +9,7 @@
  * typed into this tab (session-credentials.ts, l2-sign.ts); the desktop app's core holds them.
  */
 import type { InputOf, ResultOf } from '../../src/contract/operations.ts';
-import { ROUTES, servedOn, type OpName, type RouteDef } from '../../src/contract/routes.ts';
+import { ROUTES, isLocalWrite, servedOn, type OpName, type RouteDef } from '../../src/contract/routes.ts';
 import type {
   BridgeReply,
   CredentialStorage,
@@ -119,6 +119,15 @@ export class NoCredentialsError extends ApiError {
   }
 }
 
+/** The service's names (src/http/api-token.ts API_TOKEN_HEADER, web-ui.ts TOKEN_META); a test checks they agree. */
+export const TOKEN_HEADER = 'X-Marketdesk-Token';
+export const TOKEN_META = 'marketdesk-token';
+
+/** The local API token the service put in this page (web-ui.ts); absent when another server served it. */
+function pageToken(): string | undefined {
+  return document.querySelector<HTMLMetaElement>(`meta[name="${TOKEN_META}"]`)?.content || undefined;
+}
+
 async function httpCall(op: string, route: Route, params: Record<string, unknown>): Promise<unknown> {
   if (!servedOn(route, 'base')) {
     // IPC only, or on the clob face: another origin, which the page's CSP (connect-src 'self') does not reach.
@@ -132,6 +141,9 @@ async function httpCall(op: string, route: Route, params: Record<string, unknown
     // Signed over the path as sent, without the query (what the face verifies); no body on GET.
     Object.assign(headers, await l2Headers(creds, { method: route.method, path: url.pathname }));
   }
+  // Writes (the watchlist, alerts, screens) carry the local API token (src/http/write-guard.ts).
+  const token = isLocalWrite(route) ? pageToken() : undefined;
+  if (token !== undefined) headers[TOKEN_HEADER] = token;
   // A POST's parameters travel in the query; the faces take a POST body as JSON only (origin-guard.ts).
   const sent = route.method === 'POST' ? '{}' : undefined;
   if (sent !== undefined) headers['content-type'] = 'application/json';

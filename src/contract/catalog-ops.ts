@@ -6,6 +6,7 @@ import { op, type DeclsFor } from './define.ts';
 import { bool, date, int, list, num, str, unsupported, withAliases } from './params.ts';
 import type { catalogRoutes } from './routes.ts';
 import type { Event, Market, ServiceStatus, Tag } from './types.ts';
+import { eventScreenParams, marketScreenParams } from './screen-params.ts';
 
 /** `order` columns (DESIGN.md): camelCase field names, comma-separated. */
 export const MARKET_ORDER_FIELDS = [
@@ -119,6 +120,7 @@ export const catalogOperations = {
     sports_market_types: list(str()),
     decimalized: bool(),
     include_tag: bool(),
+    ...marketScreenParams,
     ...notCachedMarkets,
     ...sorting,
     ...creator,
@@ -142,6 +144,7 @@ export const catalogOperations = {
     recurrence: str(),
     title_search: str(),
     include_markets: bool({ default: true }),
+    ...eventScreenParams,
     ...notCachedEvents,
     ...sorting,
     ...creator,

@@ -13,12 +13,16 @@ import { tradingOperations } from './trading-ops.ts';
 import { limitsOperations } from './limits-ops.ts';
 import { iconsOperations } from './icons-ops.ts';
 import { deskOperations } from './desk-ops.ts';
+import { localApiOperations } from './local-api-ops.ts';
+import { historyOperations } from './history-ops.ts';
+import { screensOperations } from './screens-ops.ts';
 import { ROUTES, type OpName } from './routes.ts';
 import type { DeclsFor, OpDecl } from './define.ts';
 import type { InputParams, ParamDefs, ParsedParams } from './params.ts';
 
 export * from './define.ts';
-export { ROUTES, opNames, servedOn, type OpName } from './routes.ts';
+export { ROUTES, isLocalWrite, opNames, servedOn, type OpName } from './routes.ts';
+export type { ApiTokenInfo } from './local-api-ops.ts';
 export { EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS, type EventOrderField, type MarketOrderField } from './catalog-ops.ts';
 export type { SearchEvent, SearchResult, SearchTag } from './search-ops.ts';
 export type { EventsKeysetPage, EventsPaginationPage, MarketsKeysetPage, Series } from './gamma-extra-ops.ts';
@@ -40,6 +44,9 @@ export {
   type WatchKind,
   type WatchList,
 } from './desk-ops.ts';
+export type { ChangeKind, ChangeRecord, ChangesPage, HistoryPoint, MarketHistory, Revision, RevisionsPage } from './history-ops.ts';
+export { CHANGE_KINDS } from './history-ops.ts';
+export { SCREEN_KINDS, type Screen, type ScreenKind, type ScreenList, type ScreenParamValue } from './screens-ops.ts';
 
 const decls = {
   ...catalogOperations,
@@ -51,6 +58,9 @@ const decls = {
   ...limitsOperations,
   ...iconsOperations,
   ...deskOperations,
+  ...localApiOperations,
+  ...historyOperations,
+  ...screensOperations,
 } satisfies DeclsFor<typeof ROUTES>;
 type Decls = typeof decls;
 

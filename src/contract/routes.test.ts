@@ -12,12 +12,15 @@ import {
   deskRoutes,
   iconRoutes,
   gammaRoutes,
+  historyRoutes,
   leaderboardRoutes,
   limitsRoutes,
+  localApiRoutes,
   opNames,
   ordersRoutes,
   pathPrefixes,
   searchRoutes,
+  screensRoutes,
   servedOn,
   tradingRoutes,
   type RouteDef,
@@ -37,6 +40,9 @@ describe('contract routes', () => {
       limitsRoutes,
       iconRoutes,
       deskRoutes,
+      localApiRoutes,
+      historyRoutes,
+      screensRoutes,
     ];
     expect(groups.reduce((n, g) => n + Object.keys(g).length, 0)).toBe(opNames.length);
   });

@@ -170,6 +170,31 @@ export const deskRoutes = {
   'markets.book': { face: 'base', method: 'GET', path: '/markets/:id/book', errors: 'catalog', unknownParams: 'ignore' },
 } as const satisfies Routes;
 
+/** The local API token (issue 16), shown in the desktop settings: IPC only, never over HTTP. */
+export const localApiRoutes = {
+  'apiToken.get': { face: 'base', method: 'GET', path: '/api-token', errors: 'catalog', unknownParams: 'ignore', http: false },
+} as const satisfies Routes;
+
+/**
+ * The catalog's memory (issue 16): a market's history, revisions, the change feed. Not cached:
+ * the default windows move with the clock. `/markets/:id/history` beside `/markets/:id`: as above.
+ */
+// biome-ignore format: one route a line, read as a table
+export const historyRoutes = {
+  'markets.history': { face: 'base', method: 'GET', path: '/markets/:id/history', errors: 'catalog', unknownParams: 'ignore' },
+  'markets.revisions': { face: 'base', method: 'GET', path: '/markets/:id/revisions', errors: 'catalog', unknownParams: 'ignore' },
+  'events.revisions': { face: 'base', method: 'GET', path: '/events/:id/revisions', errors: 'catalog', unknownParams: 'ignore' },
+  'changes.list': { face: 'base', method: 'GET', path: '/changes', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
+/** Saved screens (issue 16): named listing filters kept in the data dir. Writes carry the local API token. */
+// biome-ignore format: one route a line, read as a table
+export const screensRoutes = {
+  'screens.list': { face: 'base', method: 'GET', path: '/screens', errors: 'catalog', unknownParams: 'ignore' },
+  'screens.create': { face: 'base', method: 'POST', path: '/screens', errors: 'catalog', unknownParams: 'ignore' },
+  'screens.remove': { face: 'base', method: 'DELETE', path: '/screens/:id', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
 export const ROUTES = {
   ...catalogRoutes,
   ...gammaRoutes,
@@ -180,6 +205,9 @@ export const ROUTES = {
   ...limitsRoutes,
   ...iconRoutes,
   ...deskRoutes,
+  ...localApiRoutes,
+  ...historyRoutes,
+  ...screensRoutes,
 } as const;
 
 export type OpName = keyof typeof ROUTES;
@@ -188,6 +216,16 @@ export const opNames = Object.keys(ROUTES) as OpName[];
 /** Whether `face` answers this route over HTTP: its own face's routes, and on base the `webUi` ones. */
 export function servedOn(route: RouteDef, face: Face): boolean {
   return route.http !== false && (route.face === face || (face === 'base' && route.webUi === true));
+}
+
+/**
+ * Whether HTTP callers of this route must carry the local API token and a loopback Host (issue 16,
+ * src/http/write-guard.ts): every base-face operation that is not a GET changes the user's state
+ * (the watchlist, alerts, screens), so a new one is guarded with no flag to forget. L2 routes
+ * (orders) have their own auth, the clob face's POSTs are reads, and IPC is the app itself.
+ */
+export function isLocalWrite(route: RouteDef): boolean {
+  return route.face === 'base' && route.method !== 'GET' && route.auth !== 'l2' && route.http !== false;
 }
 
 /**

@@ -25,3 +25,4 @@ export {
 } from './data-api.ts';
 export { FakeTrading, TRADING_ROUTES, type FakeOrder, type FakeTradingOptions } from './trading.ts';
 export { FakeLimits } from './limits.ts';
+export { mutate, mutateBody, MutationError, MUTATE_PATH, type Mutation, type MutationResult } from './mutations.ts';

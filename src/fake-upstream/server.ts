@@ -25,6 +25,7 @@ import { FakeLimits } from './limits.ts';
 import { FakeTrading, type FakeTradingOptions } from './trading.ts';
 import type { LimitsTable } from '../limits/table.ts';
 import { IMAGES_PATH, imageReply } from './images.ts';
+import { MUTATE_PATH, mutateBody } from './mutations.ts';
 
 export interface FakeUpstreamOptions {
   catalog: FakeCatalog;
@@ -207,6 +208,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
   }
 
   function route(method: string, path: string, q: URLSearchParams, headers: IncomingHttpHeaders, body = ''): Reply {
+    // The test's admin route: change the catalog between syncs (mutations.ts).
+    if (path === MUTATE_PATH && method === 'POST') return mutateBody(catalog, body);
     const traded = trading.route(method, path, q, body, headers);
     if (traded) return traded;
     if (method !== 'GET' && method !== 'HEAD') {

@@ -8,6 +8,7 @@ import {
   ApiError,
   ROUTES,
   isApiError,
+  isLocalWrite,
   isRawBody,
   type RawBody,
   notFound,
@@ -24,6 +25,7 @@ import { UNAUTHORIZED_BODY, type L2Request } from '../auth/l2.ts';
 import type { InboundLimiter } from '../limits/inbound.ts';
 import { registerInboundLimits } from '../limits/http.ts';
 import { registerRequestGuard } from './origin-guard.ts';
+import { registerWriteGuard } from './write-guard.ts';
 import { l2Identity } from './l2-identity.ts';
 import { loopTurns, TooManyPipelinedError } from '../limits/fair-turns.ts';
 
@@ -43,6 +45,8 @@ export interface FaceOptions {
   host?: string;
   /** Origins (normalized, src/http/origins.ts) whose pages may call the face (`--allow-origin`). */
   allowedOrigins?: readonly string[];
+  /** The local API token writes carry (write-guard.ts); without it every write answers 401. */
+  apiToken?: string;
 }
 
 /** Query strings and bodies are bounded: nothing a client sends may cost unbounded memory. */
@@ -136,12 +140,12 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     if (req.url.length > MAX_URL) return sendError(reply, face, clientError(face, 414, 'request URI too long'));
   });
-  // Before the limiter: a refused request (foreign Host or site, non-JSON body) is never counted.
-  registerRequestGuard(app, {
-    host: opts.host ?? '127.0.0.1',
-    allowedOrigins: opts.allowedOrigins ?? [],
-    refuse: (reply, status, type, message) => sendError(reply, face, new ApiError(status, { type, error: message })),
-  });
+  // Before the limiter: a refused request (foreign Host or site, non-JSON body, a write without
+  // the token) is never counted.
+  const refuse = (reply: FastifyReply, status: number, type: string, message: string) =>
+    sendError(reply, face, new ApiError(status, { type, error: message }));
+  registerRequestGuard(app, { host: opts.host ?? '127.0.0.1', allowedOrigins: opts.allowedOrigins ?? [], refuse });
+  registerWriteGuard(app, { token: opts.apiToken, allowedOrigins: opts.allowedOrigins ?? [], refuse });
   const identity = l2Identity(opts.authenticate);
   if (opts.limits) registerInboundLimits(app, face, opts.limits, identity.verifiedKey);
   // JSON bodies stay text: the trading routes forward them byte for byte (a signed order must
@@ -156,6 +160,7 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
     app.route({
       method: def.method,
       url: def.path,
+      config: { localWrite: isLocalWrite(def) },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         // Before the parameters are looked at, so an unauthenticated caller learns nothing else.
         // The signature covers the body as sent (empty for GET).

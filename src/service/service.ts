@@ -9,6 +9,7 @@ import { buildFace } from '../http/face.ts';
 import { registerWebUi } from '../http/web-ui.ts';
 import { registerPushStream } from '../http/push-stream.ts';
 import { parseAllowedOrigins } from '../http/origins.ts';
+import { apiTokenHandlers, loadApiToken, type ApiToken } from '../http/api-token.ts';
 import { createPushHub, type PushHub } from './push.ts';
 import { catalogHandlers } from './catalog-handlers.ts';
 import { gammaExtraHandlers } from './gamma-extra-handlers.ts';
@@ -23,8 +24,11 @@ import { OutboundScheduler, type SchedulerOptions } from '../limits/scheduler.ts
 import { DEFAULT_LIMITS, type LimitsTable } from '../limits/table.ts';
 import { iconHandlers } from '../icons/icon-handlers.ts';
 import { deskHandlers } from './desk-handlers.ts';
+import { historyHandlers } from './history-handlers.ts';
 import { withWatchlistPush } from './watchlist-handlers.ts';
 import { WatchlistFile } from '../store/watchlist-file.ts';
+import { ScreensFile } from '../store/screens-file.ts';
+import { screenScope, screensHandlers } from './screens-handlers.ts';
 import { IconCache } from '../icons/icon-cache.ts';
 import { iconSourcePolicy } from '../icons/source-policy.ts';
 
@@ -103,6 +107,8 @@ export interface Service {
   limiter: InboundLimiter | undefined;
   baseUrl: string | undefined;
   clobUrl: string | undefined;
+  /** The local API token HTTP writes carry (src/http/api-token.ts). */
+  apiToken: ApiToken;
   close(): Promise<void>;
 }
 
@@ -117,6 +123,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const log = opts.log ?? silentLogger;
   // Refused before anything is opened, so a bad origin leaves nothing to close.
   const allowedOrigins = parseAllowedOrigins(opts.allowedOrigins ?? []);
+  const apiToken = await loadApiToken({ log, ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}) });
   const sites = opts.sites ?? {};
   const store = await CatalogStore.open({
     ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
@@ -156,6 +163,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     ...(opts.now ? { now: opts.now } : {}),
   });
   const watchlist = await WatchlistFile.open({ log, ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}) });
+  const screens = await ScreensFile.open({ log, ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}) });
+  // The screen filters read the watchlist and the clock (md_watchlist, md_ends_within_hours).
+  const scope = screenScope(watchlist, store.sideTables().st, opts.now);
+  store.reader.setScreenScope(scope);
   const handlers: Handlers = {
     ...account.handlers,
     ...catalogHandlers(store, { profile: opts.profile ?? 'custom', offline: !!opts.offline, version: VERSION, sync }),
@@ -184,6 +195,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       ttlMs: { book: opts.tradingTtlMs?.book ?? 2_000, chart: opts.tradingTtlMs?.history ?? 60_000 },
       ...(opts.now ? { now: opts.now } : {}),
     }),
+    ...apiTokenHandlers(apiToken),
+    // Same clock as the store's recorder, so the default windows meet what was recorded.
+    ...historyHandlers(store),
+    ...screensHandlers(store.reader, screens),
     'limits.status': () => ({
       inbound: limiter !== undefined,
       windows: table.windows.map((w) => ({ name: w.name, limit: w.limit, seconds: w.seconds, routes: [...w.routes] })),
@@ -197,7 +212,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   let baseUrl: string | undefined;
   let clobUrl: string | undefined;
   const host = opts.host ?? '127.0.0.1';
-  const guard = { host, allowedOrigins };
+  const guard = { host, allowedOrigins, apiToken: apiToken.token };
   try {
     if (opts.http !== false) {
       // `authenticate`: the base face also serves the L2 routes the web UI signs (contract `webUi`).
@@ -208,10 +223,11 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         authenticate: account.authenticate,
         ...guard,
         ...(limiter ? { limits: limiter } : {}),
-        catalogVersion: () => store.catalogVersion,
+        // Screens' answers also move with the watchlist, the orders and the clock (screens-handlers.ts).
+        catalogVersion: () => store.catalogVersion + scope.version(),
         extend: (app) => {
           registerPushStream(app, push);
-          return registerWebUi(app, opts.webRoot);
+          return registerWebUi(app, opts.webRoot, apiToken.token);
         },
       });
       faces.push(base);
@@ -251,6 +267,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     limiter,
     baseUrl,
     clobUrl,
+    apiToken,
     close() {
       closing ??= (async () => {
         await sync?.stop();
@@ -259,6 +276,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         push.close();
         await Promise.all(faces.map((f) => f.close()));
         await watchlist.flush();
+        await screens.flush();
         await store.close();
       })();
       return closing;

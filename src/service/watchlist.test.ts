@@ -48,8 +48,11 @@ async function call(
   method: string,
   p: string,
 ): Promise<{ status: number; body: { items?: WatchItem[] } & Record<string, unknown> }> {
-  // A POST takes application/json only (the origin guard's rule against simple cross-site requests).
-  const r = await fetch(s.baseUrl + p, method === 'POST' ? { method, headers: { 'content-type': 'application/json' } } : { method });
+  // A POST takes application/json only (the origin guard's rule against simple cross-site requests);
+  // a write carries the local API token (src/http/write-guard.ts).
+  const token: Record<string, string> = method === 'GET' ? {} : { 'x-marketdesk-token': s.apiToken.token };
+  const headers = method === 'POST' ? { ...token, 'content-type': 'application/json' } : token;
+  const r = await fetch(s.baseUrl + p, { method, headers });
   return { status: r.status, body: (await r.json()) as { items?: WatchItem[] } };
 }
 
@@ -116,7 +119,7 @@ describe('watchlist over HTTP', () => {
     const s = await serve();
     const r = await fetch(`${s.baseUrl}/watchlist?kind=market&id=${MARKETS[0]!.id}`, {
       method: 'POST',
-      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json', 'x-marketdesk-token': s.apiToken.token },
     });
     expect(r.status).toBe(403);
     expect((await call(s, 'GET', '/watchlist')).body).toEqual({ items: [] });

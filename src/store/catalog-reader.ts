@@ -14,6 +14,7 @@ import {
 } from '../contract/index.ts';
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, rowMapper } from './fields.ts';
 import { UntilWrite, placeholders, type Bind, type Row, type Statements } from './statements.ts';
+import { NO_SCOPE, eventScreenTerms, marketScreenTerms, screenIndex, type ScreenScope, type TagLookup } from './screen-filters.ts';
 
 /** Which wallets a `creator` site identifier stands for (DESIGN.md: `creator`). */
 export type SiteMap = Readonly<Record<string, readonly string[]>>;
@@ -104,6 +105,8 @@ interface Query {
   bind: Bind;
   /** Set when a filter can match nothing (an unknown tag or event slug): answer [] at once. */
   empty?: boolean;
+  /** The index the ids are read through (a screen's ranges, screen-filters.ts); the rows are read by id. */
+  index?: string;
 }
 
 function parseOrder(order: string | undefined, table: Record<string, string>): string[] | null {
@@ -146,6 +149,8 @@ function numRange(q: Query, col: string, min: number | undefined, max: number | 
 export class CatalogReader {
   /** Row counts (of a table, of a tag's items) until the next write; see tagFilter(). */
   private readonly counts_: UntilWrite<string, number>;
+  /** The watchlist and clock the screen filters read (service.ts sets it; tests get none). */
+  private scope: ScreenScope = NO_SCOPE;
 
   constructor(
     private readonly st: Statements,
@@ -171,6 +176,21 @@ export class CatalogReader {
     return 4 * wanted * all < tagged * tagged
       ? `EXISTS (SELECT 1 FROM ${link} l WHERE l.tag_id = ? AND l.${own} = ${alias}.id)`
       : `${alias}.id IN (SELECT ${own} FROM ${link} WHERE tag_id = ?)`;
+  }
+
+  setScreenScope(scope: ScreenScope): void {
+    this.scope = scope;
+  }
+
+  /** Tag slugs for the screen filters, with tagFilter's cheapest form of "has this tag". */
+  private tagLookup(table: 'markets' | 'events', alias: string, wanted: number): TagLookup {
+    return {
+      idOf: (slug) => {
+        const id = this.st.value('SELECT id FROM tags WHERE _slug_lc = ?', [slug]);
+        return typeof id === 'number' ? id : undefined;
+      },
+      has: (tagId) => this.tagFilter(table, alias, tagId, wanted),
+    };
   }
 
   // ---- filters shared by both listings -------------------------------------------------
@@ -245,6 +265,10 @@ export class CatalogReader {
   private marketQuery(p: MarketFilters, indexed: StatusPlan, wanted: number): Query {
     const q: Query = { where: [], bind: [] };
     this.statusFilters(q, 'm', p, indexed);
+    // First: a bad range is a 400 whatever else the query holds.
+    if (!marketScreenTerms(q, p, this.scope, this.tagLookup('markets', 'm', wanted))) return { ...q, empty: true };
+    const index = screenIndex('markets', p);
+    if (index) q.index = index;
     const tagId = this.tagId(p);
     if (tagId === null) return { ...q, empty: true };
     if (tagId !== undefined) {
@@ -282,7 +306,8 @@ export class CatalogReader {
     const coverable = q.where.every(
       (w) => new RegExp(`^\\+?${alias}\\."(active|closed|archived)" = \\?$`).test(w) || w.startsWith(`${alias}.id IN (SELECT `),
     );
-    const from = `${table} ${alias}${q.where.length && coverable ? ` INDEXED BY ${table}_id_status` : ''}`;
+    const index = q.index ?? (q.where.length && coverable ? `${table}_id_status` : undefined);
+    const from = `${table} ${alias}${index ? ` INDEXED BY ${index}` : ''}`;
     const where = q.where.length ? ` WHERE ${q.where.join(' AND ')}` : '';
     return Number(this.st.value(`SELECT count(*) FROM ${from}${where}`, q.bind) ?? 0);
   }
@@ -386,7 +411,8 @@ export class CatalogReader {
       return all.length ? ` WHERE ${all.join(' AND ')}` : '';
     };
     const ids = (sql: string, bind: Bind) => this.st.all(sql, bind).map((r) => r[0] as number);
-    const sel = `SELECT ${idCol} FROM ${from}`;
+    const src = q.index ? `${from} INDEXED BY ${q.index}` : from;
+    const sel = `SELECT ${idCol} FROM ${src}`;
     if (!sort) {
       return ids(`${sel}${where()} ORDER BY ${idCol} ASC LIMIT ? OFFSET ?`, [...q.bind, limit, offset]);
     }
@@ -403,7 +429,7 @@ export class CatalogReader {
     if (first.length === limit) return first;
     let nullOffset = 0;
     if (first.length === 0 && offset > 0) {
-      const nonNull = Number(this.st.value(`SELECT count(*) FROM ${from}${where(`${c} IS NOT NULL`)}`, q.bind) ?? 0);
+      const nonNull = Number(this.st.value(`SELECT count(*) FROM ${src}${where(`${c} IS NOT NULL`)}`, q.bind) ?? 0);
       nullOffset = Math.max(0, offset - nonNull);
     }
     return first.concat(
@@ -481,6 +507,9 @@ export class CatalogReader {
   private eventQuery(p: EventFilters, indexed: StatusPlan, wanted: number): Query {
     const q: Query = { where: [], bind: [] };
     this.statusFilters(q, 'e', p, indexed);
+    if (!eventScreenTerms(q, p, this.scope, this.tagLookup('events', 'e', wanted))) return { ...q, empty: true };
+    const index = screenIndex('events', p);
+    if (index) q.index = index;
     const tagId = this.tagId(p);
     if (tagId === null) return { ...q, empty: true };
     // Gamma answers this contradiction with an error (its keyset docs), not an empty list.

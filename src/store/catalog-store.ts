@@ -17,7 +17,11 @@ import { removeStaleTemps } from './temp-files.ts';
 import { SearchReader } from './search-reader.ts';
 import { ensureSearchIndex, flushSearchIndex, rebuildSearchIndex, suspendSearchIndex } from './search-index.ts';
 import { Statements } from './statements.ts';
+import { HistoryRecorder } from './history-recorder.ts';
+import { HistoryReader } from './history-reader.ts';
+import { ChangesReader } from './changes-reader.ts';
 import type { DiskAccess } from './wasm-disk.ts';
+import { vacuumCache, type VacuumResult } from './vacuum.ts';
 
 export const CACHE_FILE = 'catalog.sqlite';
 /** SQLite's page cache while serving (MiB); pages beyond it come from the OS's page cache. */
@@ -44,6 +48,10 @@ export interface StoreOptions {
 export class CatalogStore {
   readonly reader: CatalogReader;
   readonly search: SearchReader;
+  /** Issue 16's memory: recorded inside the writer's batches, read by history and change routes. */
+  readonly recorder: HistoryRecorder;
+  readonly history: HistoryReader;
+  readonly changes: ChangesReader;
   private readonly writer: CatalogWriter;
   /** Bumped on every change; keys response caches and tells clients the catalog moved. */
   private version = 0;
@@ -81,7 +89,10 @@ export class CatalogStore {
     this.storage = new StorageState(file, log, retry);
     this.reader = new CatalogReader(st, sites);
     this.search = new SearchReader(st, this.reader);
-    this.writer = new CatalogWriter(st);
+    this.recorder = new HistoryRecorder(db, st);
+    this.history = new HistoryReader(st);
+    this.changes = new ChangesReader(st);
+    this.writer = new CatalogWriter(st, this.recorder);
     st.writes = { committed: () => this.committed(), failed: (e) => this.writeFailed(e) };
     this.memoryChanges = Number(st.value('SELECT total_changes()'));
   }
@@ -220,12 +231,14 @@ export class CatalogStore {
    */
   async bulkLoad<T>(fn: () => Promise<T>): Promise<T> {
     const empty = this.st.value('SELECT count(*) FROM markets') === 0 && this.st.value('SELECT count(*) FROM events') === 0;
-    if (!empty) return fn();
+    // A first full sync cut short and run again still loads the catalog: not news either.
+    if (!empty) return this.getMeta('lastFullSyncAt') === undefined ? this.recorder.suspended(fn) : fn();
     dropEntityIndexes(this.db);
     suspendSearchIndex(this.db);
     this.db.exec(`PRAGMA cache_size = ${-Math.max(this.cacheMiB, BULK_CACHE_MIB) * 1024}`);
     try {
-      return await fn();
+      // The first load is not news: nothing is recorded until the cache holds the catalog.
+      return await this.recorder.suspended(fn);
     } finally {
       // The search index's merge into one segment frees about its own size in pages; building
       // the sort indexes after it fills them, where the other order left 10% of the file free.
@@ -349,6 +362,13 @@ export class CatalogStore {
     }
     this.lastPersistMs = this.lastBusyMs = this.lastPauseMs = performance.now() - t0;
     this.persistCount++;
+  }
+
+  /** Compacts the file in place (vacuum.ts: `marketdesk vacuum`); refused for a cache not written to disk. */
+  vacuum(): VacuumResult {
+    if (!this.onDisk || !this.file || this.storage.readOnlyReason || this.closed)
+      throw new Error(`the cache is not written to disk (${this.storage.readOnlyReason ?? 'kept in memory'}): nothing to vacuum`);
+    return vacuumCache(this.db, this.file);
   }
 
   /**

@@ -73,13 +73,23 @@ const EVENT_UPSERT = upsertSql('events', EVENT_FIELDS, EVENT_DERIVED);
 const TAG_UPSERT = upsertSql('tags', TAG_FIELDS, ['_slug_lc']);
 const SERIES_UPSERT = upsertSql('series', SERIES_FIELDS, ['_slug_lc']);
 
+/** Told of each batch inside its transaction (history-recorder.ts records the catalog's changes). */
+export interface WriteHooks {
+  begin(): void;
+  end(): void;
+  tagsChanged(eventId: number, before: readonly number[], after: readonly number[]): void;
+}
+
 export class CatalogWriter {
   /** Markets whose tag set may have changed in the current batch. */
   private dirtyMarkets = new Set<number>();
   private dirtyEvents = new Set<number>();
   private result: BatchResult = { markets: 0, events: 0, tags: 0, rejected: 0 };
 
-  constructor(private readonly st: Statements) {}
+  constructor(
+    private readonly st: Statements,
+    private readonly hooks?: WriteHooks,
+  ) {}
 
   apply(batch: BatchInput): BatchResult {
     this.result = { markets: 0, events: 0, tags: 0, rejected: 0 };
@@ -96,10 +106,12 @@ export class CatalogWriter {
 
   private writeBatch(batch: BatchInput): void {
     this.st.transaction(() => {
+      this.hooks?.begin();
       for (const t of batch.tags ?? []) this.tag(t);
       for (const e of batch.events ?? []) this.event(e, true);
       for (const m of batch.markets ?? []) this.market(m, true);
       this.refreshMarketTags();
+      this.hooks?.end();
       flushSearchIndex(this.st);
     });
   }
@@ -278,6 +290,7 @@ export class CatalogWriter {
         .all('SELECT tag_id FROM event_tags WHERE event_id = ? ORDER BY position', [eventId])
         .map((r) => r[0] as number);
       if (current.length === tagIds.length && current.every((t, i) => t === tagIds[i])) return;
+      this.hooks?.tagsChanged(eventId, current, tagIds);
       this.st.run('DELETE FROM event_tags WHERE event_id = ?', [eventId]);
     }
     tagIds.forEach((tid, position) => {

@@ -1,7 +1,7 @@
 /**
  * The credentials dialog (set / clear the CLOB API credentials; the secret is never shown
  * back: desktop hands them to the core, web mode keeps them in this tab's sessionStorage) and
- * the desktop settings dialog (HTTP faces on/off, ports, origins allowed to call them, closed history kept).
+ * the desktop settings dialog (HTTP faces on/off, ports, origins allowed to call them, closed history kept, the API token).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -10,6 +10,7 @@ import { useNav } from '../nav.tsx';
 import { useCredentialsStatus } from '../views/Orders.tsx';
 import { normalizeOrigin } from '../../../src/http/origins.ts';
 import { HorizonField, horizonText, horizonValid, horizonValue } from './HorizonField.tsx';
+import { ApiTokenField } from './ApiTokenField.tsx';
 
 function Modal({ open, onClose, label, children }: { open: boolean; onClose: () => void; label: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -214,6 +215,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
             </label>
             {badOrigin !== undefined ? <p className="form-error">Not an origin (scheme://host[:port], no path): {badOrigin}</p> : null}
             <HorizonField value={draft.horizon} onChange={(horizon) => setDraft({ ...draft, horizon })} />
+            <ApiTokenField httpEnabled={draft.httpEnabled} />
             <p className="dialog-text muted">
               Saving restarts the local service (a second or two). Settings are kept in settings.json in the app's data folder.
             </p>

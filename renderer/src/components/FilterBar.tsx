@@ -4,10 +4,11 @@
  * row count (the service's count for these filters) and the grid's actions (export, copy).
  */
 import { useQuery } from '@tanstack/react-query';
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { api, type Tag } from '../api.ts';
 import { fmtInt } from '../format.ts';
 import { DEFAULT_FILTERS, type CatalogFilters, type Tri } from '../ui-state.tsx';
+import { TagSelect, type TagOption } from './TagSelect.tsx';
 
 const TRI: { value: Tri; label: string }[] = [
   { value: 'any', label: 'Any' },
@@ -45,8 +46,18 @@ export const FilterBar = memo(function FilterBar({
 }) {
   // After the grid's first rows: the service answers one request at a time, rows first.
   const tags = useTags(count.n > 0 || count.ended);
-  const tagOptions =
-    filters.tag && !tags.some((t) => t.id === filters.tag!.id) ? [{ id: filters.tag.id, label: filters.tag.label }, ...tags] : tags;
+  const tag = filters.tag;
+  const tagOptions = useMemo(
+    () => (tag && !tags.some((t) => t.id === tag.id) ? [{ id: tag.id, label: tag.label }, ...tags] : tags),
+    [tags, tag],
+  );
+  // The latest filters through a ref: the tag select's handler stays one function, so it does not re-render.
+  const latest = useRef({ filters, onChange });
+  latest.current = { filters, onChange };
+  const onPickTag = useCallback((t: TagOption | undefined) => {
+    const { tag: _drop, ...rest } = latest.current.filters;
+    latest.current.onChange(t ? { ...rest, tag: { id: t.id, label: t.label ?? t.id } } : rest);
+  }, []);
   const changed = JSON.stringify(filters) !== JSON.stringify(DEFAULT_FILTERS);
   return (
     <div className="toolbar" role="toolbar" aria-label="Filters">
@@ -66,26 +77,7 @@ export const FilterBar = memo(function FilterBar({
           </select>
         </label>
       ))}
-      <label className="field">
-        <span className="field-label">Tag</span>
-        <select
-          aria-label="Tag filter"
-          className="tag-select"
-          value={filters.tag?.id ?? ''}
-          onChange={(e) => {
-            const t = tagOptions.find((x) => x.id === e.target.value);
-            const { tag: _drop, ...rest } = filters;
-            onChange(t ? { ...rest, tag: { id: t.id, label: t.label ?? t.id } } : rest);
-          }}
-        >
-          <option value="">All tags</option>
-          {tagOptions.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <TagSelect value={tag?.id ?? ''} options={tagOptions} onPick={onPickTag} />
       {withEvent && filters.event ? (
         <span className="chip" data-testid="event-filter">
           <span className="chip-label">Event: {filters.event.title}</span>

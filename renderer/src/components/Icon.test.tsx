@@ -2,7 +2,7 @@
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Icon } from './Icon.tsx';
+import { Icon, holdIcons } from './Icon.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -34,6 +34,24 @@ describe('Icon', () => {
     expect(img().getAttribute('src')).toBeNull();
     act(() => vi.advanceTimersByTime(50));
     expect(img().getAttribute('src')).toMatch(/icons\/market\/3$/);
+  });
+
+  it('while held (a grid loading a new sort or filter), a settled icon waits; released, it asks', () => {
+    const { root, img } = mount();
+    act(() => root.render(createElement(Icon, { kind: 'market', id: '6', settleMs: 150 })));
+    const release = holdIcons();
+    act(() => vi.advanceTimersByTime(200));
+    expect(img().getAttribute('src')).toBeNull();
+    act(() => release());
+    expect(img().getAttribute('src')).toMatch(/icons\/market\/6$/);
+    // Released once: a second call does not release another hold.
+    const other = holdIcons();
+    act(() => release());
+    act(() => root.render(createElement(Icon, { kind: 'market', id: '7', settleMs: 150 })));
+    act(() => vi.advanceTimersByTime(200));
+    expect(img().getAttribute('src')).toBeNull();
+    act(() => other());
+    expect(img().getAttribute('src')).toMatch(/icons\/market\/7$/);
   });
 
   it('shows a picture it has loaded before without waiting', () => {

@@ -22,6 +22,28 @@ export function iconUrl(kind: IconKind, id: string): string {
 const shown = new Set<string>();
 
 /**
+ * While a grid's new rows load (a sort or filter change), icons due meanwhile wait: each is a
+ * request on the browser's six connections to the service and a turn of its one thread, ahead
+ * of the rows' own. Those still on screen when the rows are in ask for their pictures then.
+ */
+let holds = 0;
+const waiting = new Set<() => void>();
+
+/** Holds icons back until the returned release is called (once). */
+export function holdIcons(): () => void {
+  holds++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--holds > 0) return;
+    const due = [...waiting];
+    waiting.clear();
+    for (const go of due) go();
+  };
+}
+
+/**
  * `settleMs` (the grids): the picture is asked for only once its row has stayed on screen that
  * long. A fast scroll passes thousands of rows for a frame or two each; requesting and decoding
  * their pictures took more main-thread time than the whole grid's script and queued the grid's
@@ -35,8 +57,12 @@ export function Icon({ kind, id, size = 20, settleMs = 0 }: { kind: IconKind; id
   const ready = settleMs === 0 || settled === src || shown.has(src);
   useEffect(() => {
     if (ready) return;
-    const t = setTimeout(() => setSettled(src), settleMs);
-    return () => clearTimeout(t);
+    const go = () => setSettled(src);
+    const t = setTimeout(() => (holds > 0 ? waiting.add(go) : go()), settleMs);
+    return () => {
+      clearTimeout(t);
+      waiting.delete(go);
+    };
   }, [ready, src, settleMs]);
   return (
     <img

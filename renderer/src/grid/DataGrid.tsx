@@ -15,6 +15,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import type { Sort } from '../ui-state.tsx';
 import { copyText, toTsv } from './copy.ts';
+import { holdIcons } from '../components/Icon.tsx';
 import { GridHead } from './GridHead.tsx';
 import { GridRow, SkeletonRow } from './GridRow.tsx';
 import { GridError } from './GridStates.tsx';
@@ -80,6 +81,8 @@ export function DataGrid<T>(props: Props<T>) {
   // Load the blocks of the rows in view (and ahead); remember them for catalog changes.
   const { show } = list;
   useEffect(() => show(first, last), [show, first, last]);
+  // The rows' icons wait while a new sort or filter loads (Icon.tsx).
+  useEffect(() => (list.busy ? holdIcons() : undefined), [list.busy]);
 
   const { count } = list;
   const state = list.error && list.loaded === 0 ? 'error' : list.pending ? 'loading' : list.ended && count === 0 ? 'empty' : 'ready';

@@ -24,5 +24,7 @@ export function staticList<T>(
     error: q.error,
     show: () => {},
     refetch: q.refetch,
+    // Its rows are all here: nothing to ask for ahead.
+    prefetch: () => {},
   };
 }

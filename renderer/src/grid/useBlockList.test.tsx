@@ -80,11 +80,11 @@ function mount(hook: ReturnType<typeof source>['hook'], params: P = { order: 'a'
   return { list: () => current, setParams: render };
 }
 
-/** Lets fetches resolve and React re-render until `ready` holds (a bounded number of turns). */
+/** Lets fetches resolve and React re-render until `ready` holds (a bounded number of turns, past the hook's settle time). */
 async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 50 && !ready(); i++) {
+  for (let i = 0; i < 150 && !ready(); i++) {
     await act(async () => {
-      await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => setTimeout(r, 5));
     });
   }
   expect(ready()).toBe(true);
@@ -107,6 +107,43 @@ describe('useBlockList', () => {
     expect(src.offsets()).toEqual([0, 100, 200]);
     expect(list().rowAt(249)?.id).toBe('249');
     expect(list().rowAt(250)).toBeUndefined();
+  });
+
+  it('after a change, loads blocks ahead once the rows have settled, or at once when the view moves', async () => {
+    const src = source(1000);
+    const { list } = mount(src.hook);
+    await until(() => list().total === 1000 && list().loaded === 100);
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
+    };
+    // At the top: the block ahead waits (a quick run of filter changes would queue one per state)...
+    act(() => list().show(0, 20));
+    await turns(3);
+    expect(src.offsets()).toEqual([0]);
+    // ... and comes when the rows have been on screen a while, with no other call.
+    await until(() => list().loaded === 200);
+    expect(src.offsets()).toEqual([0, 100]);
+    // The view moved: what is ahead of it (rows 170 to 320) loads at once.
+    act(() => list().show(150, 170));
+    await turns(3);
+    expect(src.offsets()).toEqual([0, 100, 200, 300]);
+  });
+
+  it('prefetch asks for the first block and the count of the next params once, before the hook renders with them', async () => {
+    const src = source(300);
+    const { list, setParams } = mount(src.hook);
+    await until(() => list().total === 300 && list().loaded === 100);
+    const next = { order: 'b', closed: false };
+    act(() => list().prefetch(next));
+    await until(() => src.blocks.length === 2 && src.counts.length === 2);
+    expect(src.blocks[1]).toEqual({ ...next, limit: 100, offset: 0 });
+    expect(src.counts[1]).toEqual({ closed: false });
+    // The same params as shown: nothing is asked.
+    act(() => list().prefetch({ order: 'a' }));
+    setParams(next);
+    await until(() => list().rowAt(0)?.order === 'b' && !list().stale && list().total === 300);
+    expect(src.blocks).toHaveLength(2);
+    expect(src.counts).toHaveLength(2);
   });
 
   it('loads the block in view directly when the view jumps (End, a dragged scrollbar)', async () => {

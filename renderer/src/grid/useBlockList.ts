@@ -22,6 +22,12 @@ const MAX_IN_FLIGHT = 2;
 /** How far past the rows in view blocks are fetched: ahead of a scroll, and a little behind. */
 const AHEAD_ROWS = BLOCK * 1.5;
 const BEHIND_ROWS = BLOCK / 2;
+/**
+ * After a new sort or filter, blocks ahead wait until its rows have been on screen this long (or
+ * the view moves): a quick run of changes (arrow keys through a filter) would otherwise queue a
+ * block ahead for each state it passes, and the service answers one request at a time.
+ */
+const AHEAD_SETTLE_MS = 300;
 
 export interface BlockSource<T> {
   op: string;
@@ -61,6 +67,11 @@ export interface BlockList<T> {
   /** The rows in view: loads their blocks (and those just ahead), and remembers them for catalog changes. */
   show(first: number, last: number): void;
   refetch(): void;
+  /**
+   * Asks for the first block and the count of `params` now, at the user's input, rather than
+   * after the view has re-rendered with them: the service works while the page renders.
+   */
+  prefetch(params: Record<string, unknown>): void;
 }
 
 interface More<T> {
@@ -72,22 +83,35 @@ interface More<T> {
 
 const fresh = <T>(key: string): More<T> => ({ key, blocks: new Map(), errors: new Map() });
 const without = (p: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(p).filter(([k]) => !keys.includes(k)));
+const blockKey = (op: string, params: Record<string, unknown>, i: number) =>
+  [op, { ...params, limit: BLOCK, offset: i * BLOCK }, 'block'] as const;
+/** The count's parameters: the same filters, order and paging left out (one count for every sort). */
+const countParamsOf = (params: Record<string, unknown>) => without(params, ['order', 'ascending']);
 
 export function useBlockList<T>(src: BlockSource<T>): BlockList<T> {
   const { op, fetchBlock, countOp, fetchCount, keep } = src;
   const queryClient = useQueryClient();
   const paramsKey = JSON.stringify(src.params);
-  const keyFor = useCallback(
-    (i: number) => [op, { ...(JSON.parse(paramsKey) as Record<string, unknown>), limit: BLOCK, offset: i * BLOCK }, 'block'] as const,
-    [op, paramsKey],
-  );
+  const keyFor = useCallback((i: number) => blockKey(op, JSON.parse(paramsKey) as Record<string, unknown>, i), [op, paramsKey]);
   const first = useQuery({ queryKey: keyFor(0), queryFn: () => fetchBlock(keyFor(0)[1]), placeholderData: keepPreviousData });
-  const countParams = useMemo(() => without(JSON.parse(paramsKey) as Record<string, unknown>, ['order', 'ascending']), [paramsKey]);
+  const countParams = useMemo(() => countParamsOf(JSON.parse(paramsKey) as Record<string, unknown>), [paramsKey]);
   const countQuery = useQuery({
     queryKey: [countOp ?? `${op}#count`, countParams],
     queryFn: () => fetchCount!(countParams),
     enabled: !!fetchCount,
   });
+  const prefetch = useCallback(
+    (params: Record<string, unknown>) => {
+      // The same query (a choice that changes nothing) is not asked again.
+      if (JSON.stringify(params) === paramsKey) return;
+      const key = blockKey(op, params, 0);
+      void queryClient.prefetchQuery({ queryKey: key, queryFn: () => fetchBlock(key[1]) });
+      if (!fetchCount) return;
+      const cp = countParamsOf(params);
+      void queryClient.prefetchQuery({ queryKey: [countOp ?? `${op}#count`, cp], queryFn: () => fetchCount(cp) });
+    },
+    [queryClient, op, paramsKey, fetchBlock, countOp, fetchCount],
+  );
   // The previous params' count would misplace the new rows: only this params' total counts.
   const total = fetchCount && !first.isPlaceholderData ? countQuery.data : undefined;
 
@@ -154,6 +178,16 @@ export function useBlockList<T>(src: BlockSource<T>): BlockList<T> {
   const layout = memo.current!.layout;
   const error = (first.error ?? more.errors.values().next().value ?? null) as Error | null;
   const firstSettled = !first.isPlaceholderData && first.data !== undefined;
+  const countSettled = !fetchCount || total !== undefined || countQuery.isError;
+  const [settledKey, setSettledKey] = useState('');
+  useEffect(() => {
+    if (!firstSettled || !countSettled) return;
+    const t = setTimeout(() => setSettledKey(paramsKey), AHEAD_SETTLE_MS);
+    return () => clearTimeout(t);
+  }, [paramsKey, firstSettled, countSettled]);
+  // Ahead and behind once the count is in (after a new sort or filter, the count is the other
+  // half of what the grid waits for) and the rows have settled, or at once when the view moves.
+  const aheadReady = countSettled && settledKey === paramsKey;
   const pendingHere = [...inFlight.current].filter((t) => t.startsWith(`${paramsKey}#`)).length;
 
   const visibleRange = useRef<[number, number]>([0, 0]);
@@ -169,8 +203,10 @@ export function useBlockList<T>(src: BlockSource<T>): BlockList<T> {
           if (!wanted.includes(i)) wanted.push(i);
       };
       add(a, b);
-      add(b, b + AHEAD_ROWS);
-      add(a - BEHIND_ROWS, a);
+      if (aheadReady || (countSettled && a > 0)) {
+        add(b, b + AHEAD_ROWS);
+        add(a - BEHIND_ROWS, a);
+      }
       let budget = MAX_IN_FLIGHT - pendingHere;
       for (const i of wanted) {
         if (budget <= 0) break;
@@ -179,8 +215,15 @@ export function useBlockList<T>(src: BlockSource<T>): BlockList<T> {
         budget--;
       }
     },
-    [firstSettled, layout, pendingHere, more.errors, paramsKey, load],
+    [firstSettled, countSettled, aheadReady, layout, pendingHere, more.errors, paramsKey, load],
   );
+
+  // The rows settled: what is ahead of the view loads now (not only at the grid's next show()).
+  const showRef = useRef(show);
+  showRef.current = show;
+  useEffect(() => {
+    if (aheadReady) showRef.current(...visibleRange.current);
+  }, [aheadReady]);
 
   // The catalog changed: everything is stale, but only the count and the blocks on screen are refetched now.
   useEffect(
@@ -220,5 +263,6 @@ export function useBlockList<T>(src: BlockSource<T>): BlockList<T> {
     error,
     show,
     refetch,
+    prefetch,
   };
 }

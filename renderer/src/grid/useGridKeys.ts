@@ -41,19 +41,21 @@ export function useGridKeys<T>(o: Opts<T>) {
     cb.current.onSelection?.(selectedRows(s));
   }, []);
 
-  // Back to the top, nothing selected, when the query changes (new sort or filter).
+  // Read through refs: the row click handler stays one function, so a scroll does not re-render every row.
+  const selRef = useRef(selection);
+  selRef.current = selection;
+
+  // Back to the top, nothing selected, when the query changes (new sort or filter). Only what is
+  // not so already: scrolling reads the grid's height (a forced layout of the old rows) and a
+  // new empty selection re-renders the view, both on the way to the new query's request.
   const shownKey = useRef(o.resetKey);
   useEffect(() => {
     if (shownKey.current === o.resetKey) return;
     shownKey.current = o.resetKey;
-    virtualizer.scrollToOffset(0);
+    if ((virtualizer.scrollOffset ?? 0) !== 0) virtualizer.scrollToOffset(0);
     setActive(0);
-    setSelection(EMPTY);
+    if (selRef.current.size > 0) setSelection(EMPTY);
   }, [o.resetKey, virtualizer, setSelection]);
-
-  // Read through refs: the row click handler stays one function, so a scroll does not re-render every row.
-  const selRef = useRef(selection);
-  selRef.current = selection;
   /** The loaded rows from a to b (either order), keyed. */
   const range = (a: number, b: number): Selection<T> => {
     const next = new Map<string, { index: number; row: T }>();

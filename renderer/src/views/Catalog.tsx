@@ -3,7 +3,7 @@
  * loaded in blocks of 100 wherever the user scrolls, with the service's count, CSV export and
  * copy. What differs between the grids is their CatalogConfig.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Empty } from '../catalog/Empty.tsx';
 import { ExportCopy } from '../catalog/ExportCopy.tsx';
 import { FilterBar } from '../components/FilterBar.tsx';
@@ -34,7 +34,8 @@ export interface CatalogConfig<T extends { id: string }> {
 
 const rowKey = (r: { id: string }) => r.id;
 
-export function CatalogView<T extends { id: string }>({ config }: { config: CatalogConfig<T> }) {
+/** `screen`: a saved screen's parameters (catalog/ScreenTabs.tsx), added to the grid's filters and sort. */
+export function CatalogView<T extends { id: string }>({ config, screen }: { config: CatalogConfig<T>; screen?: Record<string, unknown> }) {
   const { ui, setUi } = useUi();
   const nav = useNav();
   const prefs = ui[config.prefs];
@@ -42,10 +43,16 @@ export function CatalogView<T extends { id: string }>({ config }: { config: Cata
     (p: Partial<GridPrefs>) => setUi((s) => ({ ...s, [config.prefs]: { ...s[config.prefs], ...p } })),
     [setUi, config.prefs],
   );
-  const params = useMemo(
-    () => ({ ...filterParams(prefs.filters, config.withEvent), order: prefs.sort.field, ascending: !prefs.sort.desc }),
-    [prefs.filters, prefs.sort, config.withEvent],
+  const paramsOf = useCallback(
+    (filters: CatalogFilters, sort: Sort) => ({
+      ...screen,
+      ...filterParams(filters, config.withEvent),
+      order: sort.field,
+      ascending: !sort.desc,
+    }),
+    [config.withEvent, screen],
   );
+  const params = useMemo(() => paramsOf(prefs.filters, prefs.sort), [paramsOf, prefs.filters, prefs.sort]);
   const list = useBlockList<T>({
     op: config.op,
     params,
@@ -58,11 +65,30 @@ export function CatalogView<T extends { id: string }>({ config }: { config: Cata
     () => ({ n: list.total ?? list.loaded, ended: list.total !== undefined || list.ended, noun: config.noun, hidden: list.hidden }),
     [list.total, list.loaded, list.ended, list.hidden, config.noun],
   );
-  const [selected, setSelected] = useState<T[]>([]);
+  const [selected, setSelectedState] = useState<T[]>([]);
+  // A new empty selection (a new sort or filter clears it) must not re-render the view for nothing.
+  const setSelected = useCallback((rows: T[]) => setSelectedState((old) => (old.length === 0 && rows.length === 0 ? old : rows)), []);
   const detailOpen = nav.detail?.kind === config.noun;
   const openId = detailOpen ? nav.detail!.id : undefined;
   const onActive = useCallback((r: T) => detailOpen && nav.open(config.noun, r.id), [detailOpen, nav, config.noun]);
-  const onFilters = useCallback((filters: CatalogFilters) => setPrefs({ filters }), [setPrefs]);
+  // The new query leaves at the input; the view re-renders while the service answers it.
+  const { prefetch } = list;
+  const current = useRef(prefs);
+  current.current = prefs;
+  const onFilters = useCallback(
+    (filters: CatalogFilters) => {
+      prefetch(paramsOf(filters, current.current.sort));
+      setPrefs({ filters });
+    },
+    [prefetch, paramsOf, setPrefs],
+  );
+  const onSort = useCallback(
+    (sort: Sort) => {
+      prefetch(paramsOf(current.current.filters, sort));
+      setPrefs({ sort });
+    },
+    [prefetch, paramsOf, setPrefs],
+  );
   // Memoised: the filter bar is, and it should not re-render as blocks arrive.
   const actions = useMemo(
     () => (
@@ -84,7 +110,7 @@ export function CatalogView<T extends { id: string }>({ config }: { config: Cata
         columns={config.columns}
         list={list}
         sort={prefs.sort}
-        onSort={(sort: Sort) => setPrefs({ sort })}
+        onSort={onSort}
         columnSizing={prefs.columnSizing}
         onColumnSizing={(columnSizing) => setPrefs({ columnSizing })}
         resetKey={JSON.stringify(params)}

@@ -1,0 +1,171 @@
+/**
+ * Drives the recording of history-schema.ts around each write batch: sets the batch's time
+ * before the upserts (the triggers record then), and after them, inside the same transaction,
+ * reports price and liquidity moves of the markets just snapshotted, records tag edits (the
+ * writer tells), and once an hour thins old snapshots. Recording is off while a bulk load fills
+ * an empty cache: the first load is not "new".
+ */
+import type { Database } from 'sql.js';
+import { dropHistoryTriggers, installHistoryTriggers } from './history-schema.ts';
+import type { Statements } from './statements.ts';
+
+/** A price move worth a change record: 5 points (in 1/10,000) against the price 24 h before. */
+export const PRICE_MOVE = 500;
+/** A liquidity move: a quarter of the earlier value, and at least $1,000. */
+export const LIQUIDITY_MOVE = { ratio: 0.25, min: 1000 };
+const DAY_S = 86_400;
+const HOUR_S = 3_600;
+/** Full detail this long, hourly until THIN_DAILY_S, daily after. */
+export const FULL_DETAIL_S = 7 * DAY_S;
+export const THIN_DAILY_S = 90 * DAY_S;
+const THINNED_KEY = 'history.thinnedAt';
+
+export class HistoryRecorder {
+  /** False during a bulk load into an empty cache. */
+  private active = true;
+  private enabled = true;
+  private batchAt: number | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly st: Statements,
+    /** Epoch ms (tests and the bench move it). */
+    public now: () => number = Date.now,
+  ) {
+    try {
+      installHistoryTriggers(db);
+    } catch {
+      // A cache that cannot take even TEMP objects is only read: nothing to record.
+      this.enabled = false;
+    }
+  }
+
+  /** Turns recording on or off (the bench's "without" run: the triggers are dropped). */
+  setEnabled(on: boolean): void {
+    this.enabled = on;
+    if (on) installHistoryTriggers(this.db);
+    else dropHistoryTriggers(this.db);
+  }
+
+  /** Runs `fn` without recording (a bulk load into an empty cache). */
+  async suspended<T>(fn: () => Promise<T>): Promise<T> {
+    this.active = false;
+    try {
+      return await fn();
+    } finally {
+      this.active = true;
+    }
+  }
+
+  /** Inside the batch's transaction, before its upserts. */
+  begin(): void {
+    this.batchAt = null;
+    if (!this.enabled || !this.active) return;
+    this.batchAt = Math.floor(this.now() / 1000);
+    this.st.run('DELETE FROM _hist_clock');
+    this.st.run('INSERT INTO _hist_clock (now) VALUES (?)', [this.batchAt]);
+  }
+
+  /** Inside the batch's transaction, after its upserts. */
+  end(): void {
+    const at = this.batchAt;
+    if (at === null) return;
+    this.st.run('DELETE FROM _hist_clock');
+    this.batchAt = null;
+    this.reportMoves(at);
+    this.st.run('DELETE FROM _hist_touched');
+    const thinned = Number(this.st.value('SELECT value FROM meta WHERE key = ?', [THINNED_KEY]) ?? 0);
+    if (at - thinned >= HOUR_S) this.thin(at, thinned);
+  }
+
+  /** An event's tag list changed (writer): a revision and a `tags` change, as tag slugs. */
+  tagsChanged(eventId: number, before: readonly number[], after: readonly number[]): void {
+    if (this.batchAt === null) return;
+    const slugs = (ids: readonly number[]) =>
+      JSON.stringify(ids.map((id) => String(this.st.value('SELECT coalesce("slug", "label", id) FROM tags WHERE id = ?', [id]) ?? id)));
+    const b = slugs(before);
+    const a = slugs(after);
+    if (b === a) return;
+    this.st.run('INSERT INTO revisions (entity, ref_id, at, field, before, after) VALUES (1, ?, ?, ?, ?, ?)', [
+      eventId,
+      this.batchAt,
+      'tags',
+      b,
+      a,
+    ]);
+    this.st.run('INSERT INTO changes (at, kind, entity, ref_id, before, after) VALUES (?, ?, 1, ?, ?, ?)', [
+      this.batchAt,
+      'tags',
+      eventId,
+      b,
+      a,
+    ]);
+  }
+
+  /**
+   * For each market snapshotted in this batch: its price and liquidity against the reference,
+   * which is the last move reported within 24 h, else the snapshot 24 h before (or the oldest
+   * since). Past the threshold, a change record, and the new value becomes the reference.
+   */
+  private reportMoves(at: number): void {
+    const dayAgo = at - DAY_S;
+    // The reference snapshot: the last one at or before 24 h ago, else the oldest since.
+    const ts0 =
+      'coalesce((SELECT max(x.ts) FROM market_history x WHERE x.market_id = t.id AND x.ts <= ?1), ' +
+      '(SELECT min(x.ts) FROM market_history x WHERE x.market_id = t.id AND x.ts > ?1))';
+    const rows = this.st.all(
+      'SELECT q.id, h.price, coalesce(r0.value, old.price), h.liq, coalesce(r1.value, old.liq) ' +
+        `FROM (SELECT t.id, ${ts0} AS ts0 FROM _hist_touched t) q ` +
+        // CROSS JOIN keeps this order: the planner would rather scan the whole history for the few touched ids.
+        'CROSS JOIN market_history h ON h.market_id = q.id AND h.ts = ?2 ' +
+        'LEFT JOIN market_history old ON old.market_id = q.id AND old.ts = q.ts0 ' +
+        'LEFT JOIN move_refs r0 ON r0.market_id = q.id AND r0.kind = 0 AND r0.at > ?1 ' +
+        'LEFT JOIN move_refs r1 ON r1.market_id = q.id AND r1.kind = 1 AND r1.at > ?1',
+      [dayAgo, at],
+    );
+    for (const [id, price, refPrice, liq, refLiq] of rows as [number, number | null, number | null, number | null, number | null][]) {
+      if (price !== null && refPrice !== null && Math.abs(price - refPrice) >= PRICE_MOVE) {
+        this.move(at, id, 0, 'price_move', refPrice / 10_000, price / 10_000, price);
+      }
+      if (
+        liq !== null &&
+        refLiq !== null &&
+        Math.abs(liq - refLiq) >= Math.max(LIQUIDITY_MOVE.min, LIQUIDITY_MOVE.ratio * Math.abs(refLiq))
+      ) {
+        this.move(at, id, 1, 'liquidity_move', refLiq, liq, liq);
+      }
+    }
+  }
+
+  private move(at: number, id: number, kind: number, name: string, before: number, after: number, value: number): void {
+    this.st.run('INSERT INTO changes (at, kind, entity, ref_id, before, after) VALUES (?, ?, 0, ?, ?, ?)', [
+      at,
+      name,
+      id,
+      JSON.stringify(before),
+      JSON.stringify(after),
+    ]);
+    this.st.run('INSERT OR REPLACE INTO move_refs (market_id, kind, at, value) VALUES (?, ?, ?, ?)', [id, kind, at, value]);
+  }
+
+  /**
+   * Keeps the first snapshot of each hour once older than 7 days, and of each day once older
+   * than 90. Only the span that aged past a boundary since the last thinning is looked at.
+   */
+  thin(at: number, since = 0): void {
+    const span = (age: number, bucket: number) => {
+      const hi = at - age;
+      const lo = Math.max(0, since - age - bucket);
+      if (hi <= lo) return;
+      this.st.run(
+        'DELETE FROM market_history WHERE ts > ? AND ts <= ? AND EXISTS (SELECT 1 FROM market_history p ' +
+          'WHERE p.market_id = market_history.market_id ' +
+          'AND p.ts >= market_history.ts - market_history.ts % ? AND p.ts < market_history.ts)',
+        [lo, hi, bucket],
+      );
+    };
+    span(FULL_DETAIL_S, HOUR_S);
+    span(THIN_DAILY_S, DAY_S);
+    this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [THINNED_KEY, String(at)]);
+  }
+}
