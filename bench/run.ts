@@ -186,6 +186,11 @@ try {
       if (!p.ok) throw new Error(p.message);
       return store.reader.listEvents(p.value);
     };
+    const search = (raw: Record<string, string>) => (store: import('../src/store/catalog-store.ts').CatalogStore) => {
+      const p = parseParams(operations['search.query'].params, raw);
+      if (!p.ok) throw new Error(p.message);
+      return store.search.search(p.value);
+    };
     const rows = await compareNative(cacheDir, path.join(cacheDir, 'catalog.sqlite'), [
       ['markets: closed=false, order=volume desc', list({ limit: '20', closed: 'false', order: 'volume' })],
       ['markets: active=true, order=endDate asc', list({ limit: '20', active: 'true', order: 'endDate', ascending: 'true' })],
@@ -195,6 +200,17 @@ try {
         (store) => store.reader.getMarketBySlug(String(store.statements.value('SELECT slug FROM markets LIMIT 1 OFFSET 500'))),
       ],
       ['events: closed=false, order=volume desc', events({ limit: '20', closed: 'false', order: 'volume' })],
+      ['markets: active=true&closed=false, order=volume24hr', list({ limit: '50', active: 'true', closed: 'false', order: 'volume24hr' })],
+      ['markets: id order, offset 70,000', list({ limit: '50', offset: '70000' })],
+      [
+        'events: popular tag, order=volume24hr',
+        (store) => {
+          const tag = store.statements.value('SELECT tag_id FROM event_tags GROUP BY tag_id ORDER BY count(*) DESC LIMIT 1');
+          return events({ limit: '20', tag_id: String(tag), closed: 'false', order: 'volume24hr' })(store);
+        },
+      ],
+      ['search: two words', search({ q: 'bitcoin price' })],
+      ['search: one-letter prefix', search({ q: 'b' })],
     ]);
     results['native'] = rows;
     report.push(
