@@ -2,7 +2,7 @@
  * The catalog operations, answered from the cache.
  */
 import { badRequest, notFound, type ServiceStatus } from '../contract/index.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
+import type { Store } from '../store/store-api.ts';
 import type { CatalogSync } from '../sync/catalog-sync.ts';
 import type { catalogOperations } from '../contract/catalog-ops.ts';
 import type { HandlersFor } from './dispatch.ts';
@@ -24,7 +24,7 @@ export interface StatusSource {
   sync: CatalogSync | undefined;
 }
 
-export function catalogHandlers(store: CatalogStore, status: StatusSource): HandlersFor<keyof typeof catalogOperations> {
+export function catalogHandlers(store: Store, status: StatusSource): HandlersFor<keyof typeof catalogOperations> {
   const r = store.reader;
   return {
     'markets.list': (p) => r.listMarkets(p),

@@ -17,6 +17,11 @@ import { removeStaleTemps } from './temp-files.ts';
 import { SearchReader } from './search-reader.ts';
 import { ensureSearchIndex, flushSearchIndex, rebuildSearchIndex, suspendSearchIndex } from './search-index.ts';
 import { Statements } from './statements.ts';
+import { SeriesReader } from './series-reader.ts';
+import { OrdersStore } from './orders-store.ts';
+import { LeaderboardStore } from './leaderboard-store.ts';
+import { MarketPageCache } from './market-page-cache.ts';
+import type { SideStores, Store } from './store-api.ts';
 import type { DiskAccess } from './wasm-disk.ts';
 
 export const CACHE_FILE = 'catalog.sqlite';
@@ -41,9 +46,12 @@ export interface StoreOptions {
   sites?: () => SiteMap;
 }
 
-export class CatalogStore {
+export class CatalogStore implements Store {
   readonly reader: CatalogReader;
   readonly search: SearchReader;
+  readonly series: SeriesReader;
+  /** The caches beside the catalog, in the same file: their writes need no catalog version bump. */
+  readonly side: SideStores;
   private readonly writer: CatalogWriter;
   /** Bumped on every change; keys response caches and tells clients the catalog moved. */
   private version = 0;
@@ -82,6 +90,14 @@ export class CatalogStore {
     this.reader = new CatalogReader(st, sites);
     this.search = new SearchReader(st, this.reader);
     this.writer = new CatalogWriter(st);
+    this.series = new SeriesReader(st);
+    // Their writes are on disk at their COMMIT (Statements tells the store).
+    const sideChanged = () => undefined;
+    this.side = {
+      orders: new OrdersStore(st, sideChanged),
+      leaderboard: new LeaderboardStore(st, sideChanged),
+      marketPages: new MarketPageCache(st, sideChanged),
+    };
     st.writes = { committed: () => this.committed(), failed: (e) => this.writeFailed(e) };
     this.memoryChanges = Number(st.value('SELECT total_changes()'));
   }
@@ -248,15 +264,6 @@ export class CatalogStore {
     this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [key, value]);
   }
 
-  /** For the side caches (orders, leaderboard): same file, no catalog version bump. */
-  sideTables(): { st: Statements; changed: () => void } {
-    return {
-      st: this.st,
-      // Their writes are on disk at their COMMIT (Statements tells the store).
-      changed: () => undefined,
-    };
-  }
-
   /** Ids of cached items that are not closed (to find those a full sync no longer saw). */
   openIds(table: 'markets' | 'events'): number[] {
     return this.st.all(`SELECT id FROM ${table} WHERE "closed" IS NOT 1`).map((r) => r[0] as number);
@@ -332,6 +339,10 @@ export class CatalogStore {
   /** What /status reports as `storage`. */
   storageStatus(): StorageStatus {
     return this.storage.status();
+  }
+
+  onStorageChange(fn: (s: StorageStatus) => void): () => void {
+    return this.storage.onChange(fn);
   }
 
   /**

@@ -7,7 +7,7 @@
  * kept and the history is marked incomplete.
  */
 import type { HistoryStatus } from '../contract/index.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
+import type { Store } from '../store/store-api.ts';
 import type { Logger } from '../store/sqlite.ts';
 import { UpstreamError } from '../upstream/client.ts';
 import type { GammaApi, Kind, WalkOptions, WalkPosition } from '../upstream/gamma.ts';
@@ -41,7 +41,7 @@ const fresh = (): Saved => ({
   kinds: { events: { at: null, done: false, items: 0, pages: 0 }, markets: { at: null, done: false, items: 0, pages: 0 } },
 });
 
-function load(store: CatalogStore): Saved {
+function load(store: Pick<Store, 'getMeta'>): Saved {
   const raw = store.getMeta(HISTORY_META_KEY);
   if (!raw) return fresh();
   try {
@@ -53,7 +53,7 @@ function load(store: CatalogStore): Saved {
 }
 
 export interface HistoryDeps {
-  store: CatalogStore;
+  store: Store;
   gamma: GammaApi;
   /** Writes a batch in the sync's turn (fair-turns.ts), outside any run's progress counts. */
   write: (batch: { events?: GammaEvent[]; markets?: GammaMarket[] }) => Promise<void>;
