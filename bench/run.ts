@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --size 10k|100k|500k|1m] [--only sync|catalog|start|search|native|limits|ui|persist|account|fairness|export]`
+ * `npm run bench [-- --size 10k|100k|500k|1m] [--only sync|catalog|start|search|native|limits|ui|persist|account|fairness|export|cold]`
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -116,6 +116,13 @@ try {
     const { benchCatalog } = await import('./catalog.ts');
     const r = await benchCatalog(cacheDir, markets, N, procs);
     Object.assign(results, r.results);
+    report.push(...r.report);
+  }
+  // ---- the first answers after the OS page cache was dropped (bench/cold.ts) ------------------
+  if (want('cold')) {
+    const { benchCold } = await import('./cold.ts');
+    const r = await benchCold(cacheDir, markets, procs);
+    results['cold'] = r.results;
     report.push(...r.report);
   }
   // ---- search (its own serve process; --n caps its samples at 500 per query) -----------------
