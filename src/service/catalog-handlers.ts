@@ -4,6 +4,7 @@
 import { badRequest, notFound, type ServiceStatus } from '../contract/index.ts';
 import type { Store } from '../store/store-api.ts';
 import type { CatalogSync } from '../sync/catalog-sync.ts';
+import { savedHistoryStatus } from '../sync/history-walk.ts';
 import type { catalogOperations } from '../contract/catalog-ops.ts';
 import type { HandlersFor } from './dispatch.ts';
 
@@ -37,7 +38,9 @@ export function catalogHandlers(store: Store, status: StatusSource): HandlersFor
     'tags.get': (p) => found(r.getTag(pathId(p.id)), 'id'),
     'tags.bySlug': (p) => found(r.getTagBySlug(p.slug), 'slug'),
     'service.status': (): ServiceStatus => {
+      const history = status.sync ? undefined : savedHistoryStatus(store);
       const sync = status.sync?.status() ?? {
+        ...(history ? { history } : {}),
         phase: 'offline' as const,
         running: false,
         progress: { events: 0, markets: 0, tags: 0, pages: 0 },

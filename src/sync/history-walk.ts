@@ -52,6 +52,21 @@ function load(store: Pick<Store, 'getMeta'>): Saved {
   }
 }
 
+function statusOf(s: Saved): HistoryStatus {
+  return {
+    state: s.state,
+    events: s.kinds.events.items,
+    markets: s.kinds.markets.items,
+    startedAt: s.startedAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+/** The history walk as last saved in the cache, for a service that runs no sync (offline); undefined if never walked. */
+export function savedHistoryStatus(store: Pick<Store, 'getMeta'>): HistoryStatus | undefined {
+  return store.getMeta(HISTORY_META_KEY) ? statusOf(load(store)) : undefined;
+}
+
 export interface HistoryDeps {
   store: Store;
   gamma: GammaApi;
@@ -73,14 +88,7 @@ export class HistoryWalk {
   }
 
   status(): HistoryStatus {
-    const s = this.saved;
-    return {
-      state: s.state,
-      events: s.kinds.events.items,
-      markets: s.kinds.markets.items,
-      startedAt: s.startedAt,
-      updatedAt: s.updatedAt,
-    };
+    return statusOf(this.saved);
   }
 
   /** Whether there is anything left to walk in this process (an incomplete history is tried once per start). */
