@@ -67,7 +67,17 @@ const EVENT_SORT: Record<(typeof EVENT_ORDER_FIELDS)[number], string> = {
 };
 
 /** Sort columns with a (closed, key) index (schema.ts ENTITY_INDEXES). */
-const MARKET_CLOSED_SORTS = new Set(['m._volume', 'm."volume24hr"', 'm._liquidity', 'm._end_ts', 'm."question"']);
+const MARKET_CLOSED_SORTS = new Set([
+  'm._volume',
+  'm."volume24hr"',
+  'm."volume1wk"',
+  'm._liquidity',
+  'm._end_ts',
+  'm."question"',
+  'm."slug"',
+  'm._updated_ts',
+  'm._closed_ts',
+]);
 /** Sort columns with a (closed, active, key) index: `active=true&closed=false` sorted reads it in order, with no sort step. */
 const MARKET_CLOSED_ACTIVE_SORTS = new Set(['m._volume', 'm."volume24hr"', 'm._liquidity', 'm._end_ts', 'm._start_ts', 'm._created_ts']);
 const EVENT_CLOSED_ACTIVE_SORTS = new Set(['e."volume"', 'e."volume24hr"', 'e."liquidity"', 'e._end_ts', 'e._start_ts', 'e._created_ts']);
