@@ -9,7 +9,12 @@ import { ROOT, percentile } from './lib.ts';
 import { CatalogStore } from '../src/store/catalog-store.ts';
 import type { Bind } from '../src/store/statements.ts';
 
-type NativeDb = { prepare(sql: string): { raw(on: boolean): { all(...p: unknown[]): unknown[] } }; close(): void };
+type NativeDb = {
+  prepare(sql: string): { raw(on: boolean): { all(...p: unknown[]): unknown[] } };
+  exec(sql: string): void;
+  function(name: string, fn: (...a: never[]) => unknown): void;
+  close(): void;
+};
 
 /** better-sqlite3 is a dev dependency built on demand (install scripts are off, see .npmrc). */
 function loadNative(): (file: string) => NativeDb {
@@ -43,6 +48,11 @@ export async function compareNative(
   const open = loadNative();
   const store = await CatalogStore.open({ dataDir });
   const native = open(file);
+  // The search reader's per-connection tokenizer table (search-reader.ts), made the same way.
+  native.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_tokens USING fts3tokenize('unicode61', 'remove_diacritics=2')`);
+  // The same JS rank function, with the weights the traced query left in the sql.js reader.
+  const rank = (store.search as unknown as { rank(mi: Uint8Array): number }).rank.bind(store.search);
+  native.function('search_rank', (mi: Uint8Array) => rank(mi));
   const rows: NativeRow[] = [];
   try {
     for (const [name, run] of queries) {

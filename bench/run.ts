@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --size 10k|100k|500k|1m] [--only NAME]`, NAME one of sync, catalog, start, search,
- * native, limits, ui, persist, account, fairness, export, kills, history, screens.
+ * native, limits, ui, persist, account, fairness, export, kills, history, screens, cold.
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -120,6 +120,13 @@ try {
     Object.assign(results, r.results);
     report.push(...r.report);
   }
+  // ---- the first answers after the OS page cache was dropped (bench/cold.ts) ------------------
+  if (want('cold')) {
+    const { benchCold } = await import('./cold.ts');
+    const r = await benchCold(cacheDir, markets, procs);
+    results['cold'] = r.results;
+    report.push(...r.report);
+  }
   // ---- search (its own serve process; --n caps its samples at 500 per query) -----------------
   if (want('search')) {
     const { benchSearch } = await import('./search.ts');
@@ -209,6 +216,11 @@ try {
       if (!p.ok) throw new Error(p.message);
       return store.reader.listEvents(p.value);
     };
+    const search = (raw: Record<string, string>) => (store: import('../src/store/catalog-store.ts').CatalogStore) => {
+      const p = parseParams(operations['search.query'].params, raw);
+      if (!p.ok) throw new Error(p.message);
+      return store.search.search(p.value);
+    };
     const rows = await compareNative(cacheDir, path.join(cacheDir, 'catalog.sqlite'), [
       ['markets: closed=false, order=volume desc', list({ limit: '20', closed: 'false', order: 'volume' })],
       ['markets: active=true, order=endDate asc', list({ limit: '20', active: 'true', order: 'endDate', ascending: 'true' })],
@@ -218,6 +230,17 @@ try {
         (store) => store.reader.getMarketBySlug(String(store.statements.value('SELECT slug FROM markets LIMIT 1 OFFSET 500'))),
       ],
       ['events: closed=false, order=volume desc', events({ limit: '20', closed: 'false', order: 'volume' })],
+      ['markets: active=true&closed=false, order=volume24hr', list({ limit: '50', active: 'true', closed: 'false', order: 'volume24hr' })],
+      ['markets: id order, offset 70,000', list({ limit: '50', offset: '70000' })],
+      [
+        'events: popular tag, order=volume24hr',
+        (store) => {
+          const tag = store.statements.value('SELECT tag_id FROM event_tags GROUP BY tag_id ORDER BY count(*) DESC LIMIT 1');
+          return events({ limit: '20', tag_id: String(tag), closed: 'false', order: 'volume24hr' })(store);
+        },
+      ],
+      ['search: two words', search({ q: 'bitcoin price' })],
+      ['search: one-letter prefix', search({ q: 'b' })],
     ]);
     results['native'] = rows;
     report.push(

@@ -7,7 +7,9 @@ import { createSyntheticCatalog, startFakeUpstream } from './fake-upstream/index
 import { CatalogStore } from './store/catalog-store.ts';
 import { HISTORY_META_KEY } from './sync/history-walk.ts';
 import { runCli } from './testing/cli-run.ts';
-import { tempDir } from './testing/fixtures.ts';
+import { startService } from './service/service.ts';
+import type { ServiceStatus } from './contract/index.ts';
+import { DEAD_UPSTREAM, tempDir } from './testing/fixtures.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -36,6 +38,23 @@ describe('--horizon-days all', () => {
     cleanups.push(() => store.close());
     expect(store.reader.counts()).toMatchObject({ markets: f.catalog.counts.markets, events: f.catalog.counts.events });
     expect(JSON.parse(store.getMeta(HISTORY_META_KEY)!)).toMatchObject({ state: 'done' });
+  });
+
+  it('an offline service reports the history walk as the cache last saved it', async () => {
+    const f = await startFakeUpstream({ catalog: createSyntheticCatalog({ markets: 400, seed: 43 }) });
+    cleanups.push(() => f.close());
+    const dir = tmp();
+    const { code } = await cli(['sync', '--data-dir', dir, '--gamma-url', f.url, '--horizon-days', 'all']).exited;
+    expect(code).toBe(0);
+    const store = await CatalogStore.open({ dataDir: dir });
+    const saved = JSON.parse(store.getMeta(HISTORY_META_KEY)!) as { kinds: { markets: { items: number } } };
+    await store.close();
+    const service = await startService({ dataDir: dir, offline: true, urls: DEAD_UPSTREAM, basePort: 0, clobPort: 0 });
+    cleanups.push(() => service.close());
+    const status = (await (await fetch(`${service.baseUrl}/status`)).json()) as ServiceStatus;
+    expect(status.sync.phase).toBe('offline');
+    expect(status.sync.history).toMatchObject({ state: 'done', markets: saved.kinds.markets.items });
+    expect(status.sync.history!.markets).toBeGreaterThan(0);
   });
 
   it('refuses a horizon that is neither a number of days nor all', async () => {

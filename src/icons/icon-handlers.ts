@@ -6,7 +6,7 @@
 import { notFound, rawBody, type RawBody } from '../contract/index.ts';
 import type { iconsOperations } from '../contract/icons-ops.ts';
 import type { HandlersFor } from '../service/dispatch.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
+import type { Store } from '../store/store-api.ts';
 import { PLACEHOLDER_BYTES, PLACEHOLDER_CACHE_CONTROL, PLACEHOLDER_TYPE } from './placeholder.ts';
 
 /** A cached icon: its bytes and content type, keyed (and ETagged) by the source URL's hash. */
@@ -37,7 +37,7 @@ export const ICON_WAIT_MS = 3000;
 /** Cached icons never change under their URL hash: a day, and the browser need not revalidate. */
 export const ICON_CACHE_CONTROL = 'public, max-age=86400, immutable';
 
-function sourceUrl(store: CatalogStore, kind: string, id: string): string | undefined {
+function sourceUrl(store: Pick<Store, 'reader'>, kind: string, id: string): string | undefined {
   if (kind !== 'market' && kind !== 'event') throw notFound('route');
   if (!/^\d{1,15}$/.test(id)) throw notFound('id');
   const item = kind === 'market' ? store.reader.getMarket(Number(id)) : store.reader.getEvent(Number(id));
@@ -52,7 +52,7 @@ export function placeholderBody(pending = false): RawBody {
 }
 
 export function iconHandlers(
-  store: CatalogStore,
+  store: Pick<Store, 'reader'>,
   icons: IconSource | undefined,
   /** Whether a picture URL may be fetched (source-policy.ts); a refused one gets the placeholder. */
   allowed: (url: string) => boolean = () => true,

@@ -2,7 +2,11 @@
  * Turns a downloaded picture into an icon: decoded with bounds (pixels, formats), oriented,
  * cropped to a small square and encoded as WebP, a few KB each.
  */
-import sharp from 'sharp';
+import type SharpFactory from 'sharp';
+
+// Loaded at the first icon, not at start: its native library costs start-up 50-100 ms.
+let sharpModule: Promise<typeof SharpFactory> | undefined;
+const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 export const ICON_PX = 64;
 export const ICON_TYPE = 'image/webp';
@@ -17,6 +21,7 @@ export class BadImageError extends Error {
 
 /** The icon's WebP bytes; throws BadImageError when the bytes are no picture we take. */
 export async function toIcon(input: Uint8Array): Promise<Uint8Array> {
+  const sharp = await loadSharp();
   try {
     // animated: false takes the first frame of a GIF or animated WebP.
     const img = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false });

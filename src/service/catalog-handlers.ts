@@ -2,8 +2,9 @@
  * The catalog operations, answered from the cache.
  */
 import { badRequest, notFound, type ServiceStatus } from '../contract/index.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
+import type { Store } from '../store/store-api.ts';
 import type { CatalogSync } from '../sync/catalog-sync.ts';
+import { savedHistoryStatus } from '../sync/history-walk.ts';
 import type { catalogOperations } from '../contract/catalog-ops.ts';
 import type { HandlersFor } from './dispatch.ts';
 
@@ -24,7 +25,7 @@ export interface StatusSource {
   sync: CatalogSync | undefined;
 }
 
-export function catalogHandlers(store: CatalogStore, status: StatusSource): HandlersFor<keyof typeof catalogOperations> {
+export function catalogHandlers(store: Store, status: StatusSource): HandlersFor<keyof typeof catalogOperations> {
   const r = store.reader;
   return {
     'markets.list': (p) => r.listMarkets(p),
@@ -37,7 +38,9 @@ export function catalogHandlers(store: CatalogStore, status: StatusSource): Hand
     'tags.get': (p) => found(r.getTag(pathId(p.id)), 'id'),
     'tags.bySlug': (p) => found(r.getTagBySlug(p.slug), 'slug'),
     'service.status': (): ServiceStatus => {
+      const history = status.sync ? undefined : savedHistoryStatus(store);
       const sync = status.sync?.status() ?? {
+        ...(history ? { history } : {}),
         phase: 'offline' as const,
         running: false,
         progress: { events: 0, markets: 0, tags: 0, pages: 0 },

@@ -3,8 +3,7 @@
  * and a market page's chart and book, merged for the service.
  */
 import type { deskOperations } from '../contract/desk-ops.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
-import { MarketPageCache } from '../store/market-page-cache.ts';
+import type { Store } from '../store/store-api.ts';
 import type { WatchlistFile } from '../store/watchlist-file.ts';
 import type { LeaderboardCache } from '../sync/leaderboard-cache.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -14,7 +13,7 @@ import { marketPageHandlers } from './market-page-handlers.ts';
 import { watchlistHandlers } from './watchlist-handlers.ts';
 
 export interface DeskOptions {
-  store: CatalogStore;
+  store: Pick<Store, 'reader' | 'side'>;
   watchlist: WatchlistFile;
   leaderboard: LeaderboardCache;
   client: UpstreamClient;
@@ -26,7 +25,6 @@ export interface DeskOptions {
 
 export function deskHandlers(o: DeskOptions): HandlersFor<keyof typeof deskOperations> {
   const reader = o.store.reader;
-  const side = o.store.sideTables();
   return {
     // The listings' own WHERE (catalog-reader.ts), counted over all pages.
     'markets.count': (p) => ({ count: reader.countMarkets(p) }),
@@ -35,7 +33,7 @@ export function deskHandlers(o: DeskOptions): HandlersFor<keyof typeof deskOpera
     ...exportHandlers({ reader, leaderboard: o.leaderboard, ...(o.now ? { now: o.now } : {}) }),
     ...marketPageHandlers({
       reader,
-      cache: new MarketPageCache(side.st, side.changed),
+      cache: o.store.side.marketPages,
       client: o.client,
       offline: o.offline,
       ...(o.ttlMs ? { ttlMs: o.ttlMs } : {}),

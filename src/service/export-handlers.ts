@@ -7,7 +7,7 @@
  */
 import { ApiError, badRequest, rawBody, type LeaderboardEntry, type ParamsOf, type RawBody } from '../contract/index.ts';
 import { loopTurns } from '../limits/fair-turns.ts';
-import type { CatalogReader } from '../store/catalog-reader.ts';
+import type { CatalogReads } from '../store/store-api.ts';
 import type { LeaderboardCache } from '../sync/leaderboard-cache.ts';
 import type { HandlersFor } from './dispatch.ts';
 import { EVENT_COLUMNS, MARKET_COLUMNS, csvRow, eventCells, leaderboardColumns, marketCells, type Cell } from './export-csv.ts';
@@ -41,7 +41,7 @@ async function* stream<T>(header: readonly string[], ids: number[], read: (ids: 
 }
 
 export interface ExportDeps {
-  reader: CatalogReader;
+  reader: CatalogReads;
   leaderboard: LeaderboardCache;
   now?: () => number;
 }

@@ -4,8 +4,7 @@
  */
 import { badRequest, notFound, type EventsKeysetPage, type MarketsKeysetPage } from '../contract/index.ts';
 import { KEYSET_MAX_LIMIT, type gammaExtraOperations } from '../contract/gamma-extra-ops.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
-import { SeriesReader } from '../store/series-reader.ts';
+import type { Store } from '../store/store-api.ts';
 import type { HandlersFor } from './dispatch.ts';
 import { keysetPage } from './keyset-cursor.ts';
 
@@ -19,10 +18,10 @@ function found<T>(v: T | undefined): T {
   return v;
 }
 
-export function gammaExtraHandlers(store: CatalogStore): HandlersFor<keyof typeof gammaExtraOperations> {
+export function gammaExtraHandlers(store: Pick<Store, 'reader' | 'series'>): HandlersFor<keyof typeof gammaExtraOperations> {
   const r = store.reader;
   // Statements are per store; the reader holds nothing else, so one per call costs nothing.
-  const series = () => new SeriesReader(store.statements);
+  const series = () => store.series;
   return {
     'markets.keyset': (raw): MarketsKeysetPage => {
       const p = { ...raw, limit: Math.min(raw.limit, KEYSET_MAX_LIMIT) };

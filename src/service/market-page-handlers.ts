@@ -16,8 +16,8 @@ import {
   type OutcomeBook,
   type PricePoint,
 } from '../contract/index.ts';
-import type { CatalogReader } from '../store/catalog-reader.ts';
-import type { MarketPageCache, PageKind } from '../store/market-page-cache.ts';
+import type { CatalogReads, MarketPages } from '../store/store-api.ts';
+import type { PageKind } from '../store/market-page-cache.ts';
 import { DeadlineError, UpstreamError, type UpstreamClient } from '../upstream/client.ts';
 import type { CallContext, HandlersFor } from './dispatch.ts';
 
@@ -30,8 +30,8 @@ export const CHART_QUERY: Record<ChartInterval, { interval: string; fidelity: nu
 };
 
 export interface MarketPageOptions {
-  reader: CatalogReader;
-  cache: MarketPageCache;
+  reader: CatalogReads;
+  cache: MarketPages;
   client: UpstreamClient;
   /** Never contact the upstream (`--offline`): kept copies only. */
   offline?: boolean;

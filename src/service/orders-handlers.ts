@@ -16,7 +16,8 @@ import {
   type PolymarketOrdersPage,
   type ordersOperations,
 } from '../contract/orders-ops.ts';
-import type { CachedOrder, OrdersStore } from '../store/orders-store.ts';
+import type { CachedOrder } from '../store/orders-store.ts';
+import type { OrdersCache } from '../store/store-api.ts';
 import { UpstreamError } from '../upstream/client.ts';
 import type { OrdersSync } from '../sync/orders-sync.ts';
 import type { CallContext, HandlersFor } from './dispatch.ts';
@@ -42,7 +43,7 @@ export function decodeCursor(cursor: string | undefined): number | null {
 export type FetchOne = (c: Credentials, id: string, signal?: AbortSignal) => Promise<CachedOrder | null>;
 
 export function ordersHandlers(
-  store: OrdersStore,
+  store: OrdersCache,
   sync: OrdersSync,
   creds: CredentialHolder,
   fetchOne?: FetchOne,

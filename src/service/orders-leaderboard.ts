@@ -4,9 +4,7 @@
  */
 import { CredentialHolder, type Credentials } from '../auth/credentials.ts';
 import { DEFAULT_WINDOW_S, verifyL2, type L2Request } from '../auth/l2.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
-import { LeaderboardStore } from '../store/leaderboard-store.ts';
-import { OrdersStore } from '../store/orders-store.ts';
+import type { Store } from '../store/store-api.ts';
 import type { Logger } from '../store/sqlite.ts';
 import { LeaderboardCache } from '../sync/leaderboard-cache.ts';
 import { OrdersSync } from '../sync/orders-sync.ts';
@@ -30,19 +28,18 @@ export interface OrdersLeaderboardOptions {
   log: Logger;
 }
 
-export function createOrdersAndLeaderboard(store: CatalogStore, client: UpstreamClient, opts: OrdersLeaderboardOptions) {
+export function createOrdersAndLeaderboard(store: Pick<Store, 'side'>, client: UpstreamClient, opts: OrdersLeaderboardOptions) {
   const now = opts.now ?? Date.now;
   const upstream = opts.offline ? undefined : client;
   const credentials = new CredentialHolder(opts.credentials);
-  const side = store.sideTables();
-  const ordersStore = new OrdersStore(side.st, side.changed);
+  const ordersStore = store.side.orders;
   const orders = new OrdersSync(ordersStore, upstream, credentials, {
     now,
     log: opts.log,
     family: opts.profile === 'kuest' ? 'KUEST' : 'POLY',
     ...(opts.ordersIntervalMs !== undefined ? { intervalMs: opts.ordersIntervalMs } : {}),
   });
-  const leaderboard = new LeaderboardCache(new LeaderboardStore(side.st, side.changed), upstream, {
+  const leaderboard = new LeaderboardCache(store.side.leaderboard, upstream, {
     now,
     log: opts.log,
     ...(opts.leaderboardTtlMs !== undefined ? { ttlMs: opts.leaderboardTtlMs } : {}),

@@ -4,7 +4,7 @@
  * stream of the base face and the Electron service worker's messages to main.
  */
 import type { PushEvents, PushName, SyncStatus } from '../contract/index.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
+import type { StoreHealth } from '../store/store-api.ts';
 import type { CatalogSync } from '../sync/catalog-sync.ts';
 
 export type PushListener = <K extends PushName>(name: K, payload: PushEvents[K]) => void;
@@ -19,7 +19,7 @@ export interface PushHub {
 /** Progress during a big sync arrives per page; clients need it a few times a second at most. */
 const SYNC_EVERY_MS = 200;
 
-export function createPushHub(store: CatalogStore, sync: CatalogSync | undefined, offline: boolean): PushHub {
+export function createPushHub(store: StoreHealth, sync: CatalogSync | undefined, offline: boolean): PushHub {
   const listeners = new Set<PushListener>();
   let lastVersion = store.catalogVersion;
   let online = !offline && (sync?.status().online ?? false);
@@ -47,7 +47,7 @@ export function createPushHub(store: CatalogStore, sync: CatalogSync | undefined
   };
 
   // Save failures, retries and recoveries go out as they happen (StatusBar, storage banner).
-  const unsubscribeStorage = store.storage.onChange((s) => emit('storage', s));
+  const unsubscribeStorage = store.onStorageChange((s) => emit('storage', s));
 
   const unsubscribe = sync?.onStatus((s) => {
     lastSync = s;

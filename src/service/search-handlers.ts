@@ -3,10 +3,10 @@
  */
 import { badRequest } from '../contract/index.ts';
 import type { searchOperations } from '../contract/search-ops.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
+import type { Store } from '../store/store-api.ts';
 import type { HandlersFor } from './dispatch.ts';
 
-export function searchHandlers(store: CatalogStore): HandlersFor<keyof typeof searchOperations> {
+export function searchHandlers(store: Pick<Store, 'search'>): HandlersFor<keyof typeof searchOperations> {
   return {
     'search.query': (p) => {
       // A blank term is as good as none (DESIGN.md: missing q is "q is required").

@@ -4,7 +4,7 @@
  * 404); both changes are idempotent. A failed write changes nothing and is the internal error.
  */
 import { badRequest, notFound, type PushEvents, type WatchKind } from '../contract/index.ts';
-import type { CatalogReader } from '../store/catalog-reader.ts';
+import type { CatalogReads } from '../store/store-api.ts';
 import { MAX_WATCH_ITEMS, type WatchlistFile } from '../store/watchlist-file.ts';
 import type { HandlersFor } from './dispatch.ts';
 import type { PushHub, PushListener } from './push.ts';
@@ -20,7 +20,7 @@ function checkKind(kind: string): WatchKind {
 }
 
 export function watchlistHandlers(
-  reader: CatalogReader,
+  reader: CatalogReads,
   list: WatchlistFile,
 ): HandlersFor<'watchlist.list' | 'watchlist.add' | 'watchlist.remove'> {
   return {

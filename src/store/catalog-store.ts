@@ -20,6 +20,11 @@ import { Statements } from './statements.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { HistoryReader } from './history-reader.ts';
 import { ChangesReader } from './changes-reader.ts';
+import { SeriesReader } from './series-reader.ts';
+import { OrdersStore } from './orders-store.ts';
+import { LeaderboardStore } from './leaderboard-store.ts';
+import { MarketPageCache } from './market-page-cache.ts';
+import type { SideStores, Store } from './store-api.ts';
 import type { DiskAccess } from './wasm-disk.ts';
 import { vacuumCache, type VacuumResult } from './vacuum.ts';
 
@@ -28,6 +33,8 @@ export const CACHE_FILE = 'catalog.sqlite';
 export const DEFAULT_CACHE_MIB = 64;
 /** The page cache of a bulk load into an empty cache, at least (index pages are rewritten often). */
 const BULK_CACHE_MIB = 128;
+/** The WAL's length between checkpoints in a bulk load (pages: 128 MiB at 16 KiB), against SQLite's 1,000. */
+const BULK_CHECKPOINT_PAGES = 8192;
 
 /** SQLite's messages for a write the file refused (full disk, I/O error, read-only). */
 const STORAGE_ERROR = /database or disk is full|disk I\/O error|readonly database|unable to open database file/i;
@@ -45,13 +52,16 @@ export interface StoreOptions {
   sites?: () => SiteMap;
 }
 
-export class CatalogStore {
+export class CatalogStore implements Store {
   readonly reader: CatalogReader;
   readonly search: SearchReader;
   /** Issue 16's memory: recorded inside the writer's batches, read by history and change routes. */
   readonly recorder: HistoryRecorder;
   readonly history: HistoryReader;
   readonly changes: ChangesReader;
+  readonly series: SeriesReader;
+  /** The caches beside the catalog, in the same file: their writes need no catalog version bump. */
+  readonly side: SideStores;
   private readonly writer: CatalogWriter;
   /** Bumped on every change; keys response caches and tells clients the catalog moved. */
   private version = 0;
@@ -93,6 +103,14 @@ export class CatalogStore {
     this.history = new HistoryReader(st);
     this.changes = new ChangesReader(st);
     this.writer = new CatalogWriter(st, this.recorder);
+    this.series = new SeriesReader(st);
+    // Their writes are on disk at their COMMIT (Statements tells the store).
+    const sideChanged = () => undefined;
+    this.side = {
+      orders: new OrdersStore(st, sideChanged),
+      leaderboard: new LeaderboardStore(st, sideChanged),
+      marketPages: new MarketPageCache(st, sideChanged),
+    };
     st.writes = { committed: () => this.committed(), failed: (e) => this.writeFailed(e) };
     this.memoryChanges = Number(st.value('SELECT total_changes()'));
   }
@@ -236,6 +254,9 @@ export class CatalogStore {
     dropEntityIndexes(this.db);
     suspendSearchIndex(this.db);
     this.db.exec(`PRAGMA cache_size = ${-Math.max(this.cacheMiB, BULK_CACHE_MIB) * 1024}`);
+    // Fewer checkpoints: each copies every page the batches since the last one touched (index and
+    // link pages over and over), and syncs the file.
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
     try {
       // The first load is not news: nothing is recorded until the cache holds the catalog.
       return await this.recorder.suspended(fn);
@@ -245,7 +266,7 @@ export class CatalogStore {
       rebuildSearchIndex(this.db);
       ensureIndexes(this.db);
       this.db.exec('ANALYZE');
-      this.db.exec(`PRAGMA cache_size = ${-this.cacheMiB * 1024}`);
+      this.db.exec(`PRAGMA cache_size = ${-this.cacheMiB * 1024}; PRAGMA wal_autocheckpoint = 1000`);
       this.changed();
     }
   }
@@ -261,13 +282,9 @@ export class CatalogStore {
     this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [key, value]);
   }
 
-  /** For the side caches (orders, leaderboard): same file, no catalog version bump. */
+  /** The SQL layer for SQLite-only parts beside the interface (screen filters' scope, tests); not in Store. */
   sideTables(): { st: Statements; changed: () => void } {
-    return {
-      st: this.st,
-      // Their writes are on disk at their COMMIT (Statements tells the store).
-      changed: () => undefined,
-    };
+    return { st: this.st, changed: () => undefined };
   }
 
   /** Ids of cached items that are not closed (to find those a full sync no longer saw). */
@@ -345,6 +362,10 @@ export class CatalogStore {
   /** What /status reports as `storage`. */
   storageStatus(): StorageStatus {
     return this.storage.status();
+  }
+
+  onStorageChange(fn: (s: StorageStatus) => void): () => void {
+    return this.storage.onChange(fn);
   }
 
   /**

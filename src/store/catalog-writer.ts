@@ -5,6 +5,7 @@
  */
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnList, toColumns, type FieldSpec } from './fields.ts';
+import { parseTs } from '../logger.ts';
 import { flushSearchIndex } from './search-index.ts';
 import { placeholders, type Statements } from './statements.ts';
 
@@ -29,12 +30,6 @@ export function numericId(id: unknown): number | null {
   if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return id;
   if (typeof id !== 'string' || !/^\d{1,15}$/.test(id)) return null;
   return Number(id);
-}
-
-export function parseTs(v: unknown): number | null {
-  if (typeof v !== 'string' || v === '') return null;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : t;
 }
 
 function num(v: unknown): number | null {

@@ -228,6 +228,22 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
         }
       });
 
+      it('reads closed=false by every other sort from a (closed, key, status) index, sorting only ties by id', () => {
+        const keys: Record<Entity, string[]> = {
+          markets: ['volume1wk', 'slug', 'updatedAt', 'closedTime', 'question'],
+          events: ['title'],
+        };
+        for (const order of keys[table]) {
+          for (const f of [{ closed: 'false' }, { active: 'true', closed: 'false' }] as Raw[]) {
+            const plan = planOf({ ...f, order, ascending: 'false', offset: '8000' });
+            expect(plan, `${order} ${JSON.stringify(f)}`).toMatch(
+              new RegExp(`SEARCH ${alias} USING COVERING INDEX ${table}_status_\\w+ \\(closed=\\?\\)`),
+            );
+            expect(plan, order).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+          }
+        }
+      });
+
       it('keeps archived=false with them on the (closed, key, active, archived) index, which holds all three', () => {
         const plan = planOf({ active: 'true', closed: 'false', archived: 'false', order: 'volume24hr', ascending: 'false' });
         expect(plan).toMatch(new RegExp(`COVERING INDEX ${table}_status_volume24hr \\(closed=\\?\\)`));

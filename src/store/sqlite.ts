@@ -10,6 +10,9 @@ import { loadSqlJsWithDisk, syncDir, type DiskAccess } from './wasm-disk.ts';
 import { pidAlive, tempPath } from './temp-files.ts';
 import { describeFsError, type FsProblem } from './storage-state.ts';
 import { SCHEMA_VERSION } from './schema.ts';
+import { silentLogger, type Logger } from '../logger.ts';
+
+export { silentLogger, type Logger };
 
 let engine: ReturnType<typeof loadSqlJsWithDisk> | undefined;
 
@@ -30,13 +33,6 @@ export async function sqlDisk(log?: Logger): Promise<{ disk: DiskAccess | undefi
   }
   return problem === undefined ? { disk } : { disk, problem };
 }
-
-export interface Logger {
-  info(msg: string): void;
-  warn(msg: string): void;
-}
-
-export const silentLogger: Logger = { info() {}, warn() {} };
 
 /** The cache file was written by a newer marketdesk: refused, and left as it is. */
 export class NewerCacheError extends Error {

@@ -5,12 +5,13 @@
  * real files, read back without them).
  */
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/fixtures.ts';
 import { sqlDisk, sqlEngine } from './sqlite.ts';
-import { SQLJS_BUILD, findFileImports, installedSqlJsVersion, type DiskAccess } from './wasm-disk.ts';
+import { SQLJS_BUILD, findFileImports, installedSqlJsVersion, probeStamp, type DiskAccess } from './wasm-disk.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
 
@@ -45,6 +46,12 @@ describe('the sql.js build', () => {
       `package.json must pin sql.js to exactly ${SQLJS_BUILD} (wasm-disk.ts's IMPORTS are that build's names)`,
     ).toBe(SQLJS_BUILD);
     expect(installedSqlJsVersion(), `node_modules holds another sql.js than the pinned ${SQLJS_BUILD}: run npm ci`).toBe(SQLJS_BUILD);
+  });
+
+  it('remembers a passed probe for this build, so later starts skip it', async () => {
+    await sqlDisk();
+    const wasm = readFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'));
+    expect(existsSync(probeStamp(wasm))).toBe(true);
   });
 
   it('serves files from disk: the load-time probe passed (no in-memory fallback)', async () => {

@@ -16,6 +16,7 @@
  */
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -201,7 +202,8 @@ export async function loadSqlJsWithDisk(): Promise<Loaded> {
   } as Parameters<typeof initSqlJs>[0]);
   if (!layer || !memory) return { SQL, disk: undefined, problem: problem ?? 'the wasm module exported no memory' };
   const disk = layer.access(SQL);
-  const failed = selfCheck(disk);
+  const failed = checkedBefore(wasm) ? undefined : selfCheck(disk);
+  if (failed === undefined) rememberChecked(wasm);
   return failed === undefined ? { SQL, disk } : { SQL, disk: undefined, problem: buildMismatch(installed, failed) };
 }
 
@@ -565,6 +567,32 @@ export function syncDir(dir: string): void {
     }
   } catch {
     /* the entry is still written; only its durability across a power cut is weaker */
+  }
+}
+
+/**
+ * Where a passed probe is remembered: keyed by the wasm bytes, this module's wrapping code and
+ * Node's version, the things its outcome depends on (it runs on a temp file, not the cache's
+ * disk). It costs start-up 50-150 ms, so it runs once per build and machine boot, not per start.
+ */
+export function probeStamp(wasm: Uint8Array): string {
+  const key = createHash('sha256')
+    .update(wasm)
+    .update(`${selfCheck}${DiskLayer}${JSON.stringify(IMPORTS)}${process.version}`)
+    .digest('hex')
+    .slice(0, 24);
+  return path.join(os.tmpdir(), `marketdesk-disk-ok-${key}`);
+}
+
+function checkedBefore(wasm: Uint8Array): boolean {
+  return fs.existsSync(probeStamp(wasm));
+}
+
+function rememberChecked(wasm: Uint8Array): void {
+  try {
+    fs.writeFileSync(probeStamp(wasm), '');
+  } catch {
+    // Not remembered: the next start probes again.
   }
 }
 

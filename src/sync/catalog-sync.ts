@@ -17,9 +17,8 @@
  * walks the closed history in the background (history-walk.ts).
  */
 import type { SyncStatus } from '../contract/index.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
-import { parseTs } from '../store/catalog-writer.ts';
-import { silentLogger, type Logger } from '../store/sqlite.ts';
+import type { Store } from '../store/store-api.ts';
+import { parseTs, silentLogger, type Logger } from '../logger.ts';
 import { DeadlineError, UpstreamError } from '../upstream/client.ts';
 import { GammaApi, OFFSET_CAP, PAGE_SIZE, type Kind, type WalkOptions } from '../upstream/gamma.ts';
 import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
@@ -91,7 +90,7 @@ export class CatalogSync {
   };
 
   constructor(
-    private readonly store: CatalogStore,
+    private readonly store: Store,
     client: ConstructorParameters<typeof GammaApi>[0],
     opts: SyncOptions = {},
   ) {

@@ -7,7 +7,7 @@
  * kept and the history is marked incomplete.
  */
 import type { HistoryStatus } from '../contract/index.ts';
-import type { CatalogStore } from '../store/catalog-store.ts';
+import type { Store } from '../store/store-api.ts';
 import type { Logger } from '../store/sqlite.ts';
 import { UpstreamError } from '../upstream/client.ts';
 import type { GammaApi, Kind, WalkOptions, WalkPosition } from '../upstream/gamma.ts';
@@ -41,7 +41,7 @@ const fresh = (): Saved => ({
   kinds: { events: { at: null, done: false, items: 0, pages: 0 }, markets: { at: null, done: false, items: 0, pages: 0 } },
 });
 
-function load(store: CatalogStore): Saved {
+function load(store: Pick<Store, 'getMeta'>): Saved {
   const raw = store.getMeta(HISTORY_META_KEY);
   if (!raw) return fresh();
   try {
@@ -52,8 +52,23 @@ function load(store: CatalogStore): Saved {
   }
 }
 
+function statusOf(s: Saved): HistoryStatus {
+  return {
+    state: s.state,
+    events: s.kinds.events.items,
+    markets: s.kinds.markets.items,
+    startedAt: s.startedAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+/** The history walk as last saved in the cache, for a service that runs no sync (offline); undefined if never walked. */
+export function savedHistoryStatus(store: Pick<Store, 'getMeta'>): HistoryStatus | undefined {
+  return store.getMeta(HISTORY_META_KEY) ? statusOf(load(store)) : undefined;
+}
+
 export interface HistoryDeps {
-  store: CatalogStore;
+  store: Store;
   gamma: GammaApi;
   /** Writes a batch in the sync's turn (fair-turns.ts), outside any run's progress counts. */
   write: (batch: { events?: GammaEvent[]; markets?: GammaMarket[] }) => Promise<void>;
@@ -73,14 +88,7 @@ export class HistoryWalk {
   }
 
   status(): HistoryStatus {
-    const s = this.saved;
-    return {
-      state: s.state,
-      events: s.kinds.events.items,
-      markets: s.kinds.markets.items,
-      startedAt: s.startedAt,
-      updatedAt: s.updatedAt,
-    };
+    return statusOf(this.saved);
   }
 
   /** Whether there is anything left to walk in this process (an incomplete history is tried once per start). */

@@ -8,8 +8,9 @@
  */
 import { internalError } from '../contract/errors.ts';
 import type { LeaderboardEntry, LeaderboardMeta } from '../contract/leaderboard-ops.ts';
-import type { BoardKey, BoardQuery, LeaderboardStore } from '../store/leaderboard-store.ts';
-import { silentLogger, type Logger } from '../store/sqlite.ts';
+import type { BoardKey, BoardQuery } from '../store/leaderboard-store.ts';
+import type { LeaderboardCacheStore } from '../store/store-api.ts';
+import { silentLogger, type Logger } from '../logger.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { fetchBoard } from '../upstream/data-api.ts';
 
@@ -26,7 +27,7 @@ export class LeaderboardCache {
 
   /** `client` undefined: offline, the cache only. */
   constructor(
-    private readonly store: LeaderboardStore,
+    private readonly store: LeaderboardCacheStore,
     private readonly client: UpstreamClient | undefined,
     opts: LeaderboardCacheOptions = {},
   ) {

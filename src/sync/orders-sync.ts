@@ -8,8 +8,8 @@
 import type { CredentialHolder, Credentials } from '../auth/credentials.ts';
 import type { HeaderFamily } from '../auth/l2.ts';
 import type { OrdersStatus } from '../contract/orders-ops.ts';
-import type { OrdersStore } from '../store/orders-store.ts';
-import { silentLogger, type Logger } from '../store/sqlite.ts';
+import type { OrdersCache } from '../store/store-api.ts';
+import { silentLogger, type Logger } from '../logger.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { fetchOpenOrders } from '../upstream/clob.ts';
 
@@ -37,7 +37,7 @@ export class OrdersSync {
 
   /** `client` undefined: offline, the cache only. */
   constructor(
-    private readonly store: OrdersStore,
+    private readonly store: OrdersCache,
     private readonly client: UpstreamClient | undefined,
     private readonly creds: CredentialHolder,
     opts: OrdersSyncOptions = {},

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, parseParams, type RawParams } from '../contract/index.ts';
 import { createSyntheticCatalog, DEFAULT_NOW, type FakeCatalog, type FakeUpstream } from '../fake-upstream/index.ts';
-import { parseTs } from '../store/catalog-writer.ts';
+import { parseTs } from '../logger.ts';
 import { expectedCache, startFake, syncAgainst, type Harness } from '../testing/sync-harness.ts';
 import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
 

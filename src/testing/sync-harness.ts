@@ -6,7 +6,7 @@
 import { operations, parseParams, type Event, type Market, type RawParams } from '../contract/index.ts';
 import { startFakeUpstream, type FakeCatalog, type FakeUpstream, type FakeUpstreamOptions } from '../fake-upstream/index.ts';
 import { CatalogStore } from '../store/catalog-store.ts';
-import { parseTs } from '../store/catalog-writer.ts';
+import { parseTs } from '../logger.ts';
 import { CatalogSync, type SyncOptions } from '../sync/catalog-sync.ts';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.ts';
 import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
