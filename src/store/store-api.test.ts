@@ -31,7 +31,12 @@ function imports(file: string): { spec: string; typeOnly: boolean; line: string 
   return [...text.matchAll(/^import\s+(type\s+)?([\s\S]*?)\s+from\s+'([^']+)';/gm)].map((m) => {
     const names = m[2] ?? '';
     // `import { type A, type B }` is type-only too.
-    const allTypes = /^\{[\s\S]*\}$/.test(names) && names.slice(1, -1).split(',').every((n) => n.trim() === '' || /^type\s/.test(n.trim()));
+    const allTypes =
+      /^\{[\s\S]*\}$/.test(names) &&
+      names
+        .slice(1, -1)
+        .split(',')
+        .every((n) => n.trim() === '' || /^type\s/.test(n.trim()));
     return { spec: m[3]!, typeOnly: !!m[1] || allTypes, line: m[0].replace(/\s+/g, ' ') };
   });
 }
