@@ -4,11 +4,10 @@
  * dir they live in memory only. Changes are applied one at a time.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Screen } from '../contract/screens-ops.ts';
 import { silentLogger, type Logger } from './sqlite.ts';
-import { removeStaleTemps, tempPath } from './temp-files.ts';
+import { readJsonList, writeJsonAtomic } from './json-list-file.ts';
 
 export const SCREENS_FILE = 'screens.json';
 /** More would be a script gone wrong, not a trader's tabs. */
@@ -51,25 +50,7 @@ export class ScreensFile {
     const now = opts.now ?? Date.now;
     if (opts.dataDir === undefined) return new ScreensFile(undefined, [], now);
     const file = path.join(opts.dataDir, SCREENS_FILE);
-    await removeStaleTemps(file, log);
-    let text: string | undefined;
-    try {
-      text = await fsp.readFile(file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`could not read ${file}: ${(e as Error).message}`);
-    }
-    let screens: Screen[] = [];
-    if (text !== undefined) {
-      try {
-        const parsed = JSON.parse(text) as Partial<FileShape>;
-        if (!Array.isArray(parsed.screens)) throw new Error('no screens list');
-        screens = parsed.screens.filter(isScreen);
-      } catch (e) {
-        const aside = `${file}.unreadable-${now()}`;
-        log.warn(`${file} is not a screens list (${(e as Error).message}); moved to ${aside}`);
-        await fsp.rename(file, aside).catch(() => {});
-      }
-    }
+    const screens = await readJsonList(file, 'screens', isScreen, 'a screens list', { log, now });
     return new ScreensFile(file, screens, now);
   }
 
@@ -115,15 +96,7 @@ export class ScreensFile {
   }
 
   private async write(file: string, screens: Screen[]): Promise<void> {
-    const tmp = tempPath(file);
     const body: FileShape = { version: 1, screens };
-    try {
-      await fsp.mkdir(path.dirname(file), { recursive: true });
-      await fsp.writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`);
-      await fsp.rename(tmp, file);
-    } catch (e) {
-      await fsp.rm(tmp, { force: true }).catch(() => {});
-      throw e;
-    }
+    await writeJsonAtomic(file, body);
   }
 }

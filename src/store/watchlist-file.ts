@@ -1,14 +1,7 @@
-/**
- * The watchlist: the markets and events the user starred, newest first, kept in
- * `<dataDir>/watchlist.json` (written whole to a temp file and renamed over, so a crash leaves
- * the old list or the new one, never half of one). Without a data dir it lives in memory only.
- * Changes are applied one at a time: a change's file write finishes before the next starts.
- */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { WatchItem, WatchKind } from '../contract/desk-ops.ts';
 import { silentLogger, type Logger } from './sqlite.ts';
-import { removeStaleTemps, tempPath } from './temp-files.ts';
+import { readJsonList, writeJsonAtomic } from './json-list-file.ts';
 
 export const WATCHLIST_FILE = 'watchlist.json';
 /** More would be a script gone wrong, not a trader's list. */
@@ -50,25 +43,7 @@ export class WatchlistFile {
     const now = opts.now ?? Date.now;
     if (opts.dataDir === undefined) return new WatchlistFile(undefined, [], now);
     const file = path.join(opts.dataDir, WATCHLIST_FILE);
-    await removeStaleTemps(file, log);
-    let text: string | undefined;
-    try {
-      text = await fsp.readFile(file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`could not read ${file}: ${(e as Error).message}`);
-    }
-    let items: WatchItem[] = [];
-    if (text !== undefined) {
-      try {
-        const parsed = JSON.parse(text) as Partial<FileShape>;
-        if (!Array.isArray(parsed.items)) throw new Error('no items list');
-        items = parsed.items.filter(isItem);
-      } catch (e) {
-        const aside = `${file}.unreadable-${now()}`;
-        log.warn(`${file} is not a watchlist (${(e as Error).message}); moved to ${aside}`);
-        await fsp.rename(file, aside).catch(() => {});
-      }
-    }
+    const items = await readJsonList(file, 'items', isItem, 'a watchlist', { log, now });
     return new WatchlistFile(file, items, now);
   }
 
@@ -120,15 +95,7 @@ export class WatchlistFile {
   }
 
   private async write(file: string, items: WatchItem[]): Promise<void> {
-    const tmp = tempPath(file);
     const body: FileShape = { version: 1, items };
-    try {
-      await fsp.mkdir(path.dirname(file), { recursive: true });
-      await fsp.writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`);
-      await fsp.rename(tmp, file);
-    } catch (e) {
-      await fsp.rm(tmp, { force: true }).catch(() => {});
-      throw e;
-    }
+    await writeJsonAtomic(file, body);
   }
 }
