@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --size 10k|100k|500k|1m] [--only NAME]`, NAME one of sync, catalog, start, search,
- * native, limits, ui, persist, account, fairness, export, kills, history, screens, cold.
+ * native, limits, ui, persist, account, fairness, export, kills, history, screens, cold, alerts.
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -32,8 +32,8 @@ const only = values.only;
 const N = Number(values.n ?? 1000);
 const want = (name: string) => !only || only === name;
 
-// The service runs as users run it: built JavaScript (out/main/cli.js). The kill bench runs none.
-if (only !== 'kills') buildIfStale();
+// The service runs as users run it: built JavaScript (out/main/cli.js). The kill and alerts benches run none.
+if (only !== 'kills' && only !== 'alerts') buildIfStale();
 
 const cacheRoot = path.join(ROOT, 'bench/.cache', size);
 const cacheDir = path.join(cacheRoot, 'data');
@@ -186,6 +186,13 @@ try {
     const { benchScreens } = await import('./screens.ts');
     const r = await benchScreens(cacheDir, N, procs);
     results['screens'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- alerts (issue 16): evaluating 1,000 rules after a sync (in process, on a copy of the cache) --
+  if (want('alerts')) {
+    const { benchAlerts } = await import('./alerts.ts');
+    const r = await benchAlerts(cacheDir, markets);
+    results['alerts'] = r.results;
     report.push(...r.report);
   }
   // ---- persistence: the longest pause a write to disk causes to queries (in process) --------

@@ -13,6 +13,7 @@ import {
   dialog,
   ipcMain,
   nativeTheme,
+  Notification,
   protocol,
   safeStorage,
   session,
@@ -32,6 +33,7 @@ import { trustedDevServerUrl } from './dev-server.ts';
 import { decideLink, GestureTracker, VENUE_SITES } from './navigation.ts';
 import { CredentialError, CredentialStore, type Cipher } from './credentials.ts';
 import { readJson, writeJson } from './json-file.ts';
+import { showAlertNotification } from './alert-notification.ts';
 import {
   DESKTOP_CHANNEL,
   DESKTOP_METHODS,
@@ -41,6 +43,7 @@ import {
   OPS_ARG_PREFIX,
   type BridgeReply,
   type CredentialsInput,
+  type DesktopEvents,
   type DesktopMethod,
 } from './preload/bridge.ts';
 import { startServiceHost, type ServiceHost } from './service-host.ts';
@@ -118,6 +121,8 @@ if (!app.requestSingleInstanceLock()) {
     });
     host.onEvent((name, payload) => {
       mainWindow?.webContents.send(EVENT_CHANNEL, name, payload);
+      // A fired alert is a desktop notification; a click brings the window up on its market.
+      if (name === 'alert') showAlertNotification(Notification, payload as DesktopEvents['alert'], openAlert);
     });
     protocol.handle(ICON_SCHEME, (req) =>
       iconResponse(req.url, (op, params) => (host ? host.invoke(op, params) : Promise.reject(new Error('no core')))),
@@ -126,6 +131,17 @@ if (!app.requestSingleInstanceLock()) {
     ipcMain.handle(DESKTOP_CHANNEL, handleDesktop);
     createWindow();
   });
+}
+
+/** A clicked alert notification: the window comes up and the renderer opens the alert's market or event. */
+function openAlert(alert: DesktopEvents['alertOpen']): void {
+  if (!mainWindow) createWindow();
+  const win = mainWindow;
+  if (!win) return;
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
+  win.webContents.send(EVENT_CHANNEL, 'alertOpen', alert);
 }
 
 /** The core's start options: settings, environment overrides, stored credentials. */

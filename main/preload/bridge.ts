@@ -4,7 +4,7 @@
  * Electron import and no runtime contract code, so the renderer and the sandboxed preload can
  * import it without pulling in zod.
  */
-import type { InputOf, OpName, PushEvents, ResultOf } from '../../src/contract/index.ts';
+import type { FiredAlert, InputOf, OpName, PushEvents, ResultOf } from '../../src/contract/index.ts';
 
 export const INVOKE_CHANNEL = 'marketdesk:invoke';
 export const EVENT_CHANNEL = 'marketdesk:event';
@@ -30,8 +30,11 @@ export interface ServiceState {
   clobUrl?: string;
 }
 
-/** Push events in the desktop app: the service's own plus the host's. */
-export type DesktopEvents = PushEvents & { service: ServiceState };
+/**
+ * Push events in the desktop app: the service's own plus the host's, and `alertOpen`: the user
+ * clicked an alert's desktop notification (main/alert-notification.ts); open its market or event.
+ */
+export type DesktopEvents = PushEvents & { service: ServiceState; alertOpen: FiredAlert };
 export type DesktopEventName = keyof DesktopEvents;
 
 /** Settings the desktop app keeps in userData/settings.json. */

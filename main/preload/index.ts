@@ -20,8 +20,8 @@ import {
 // The contract's names as main passes them: exactly the ones main answers.
 const opsArg = process.argv.find((a) => a.startsWith(OPS_ARG_PREFIX)) ?? OPS_ARG_PREFIX;
 const ops = Object.freeze(opsArg.slice(OPS_ARG_PREFIX.length).split(',').filter(Boolean)) as readonly OpName[];
-// The service's push events plus the host's own.
-const events = new Set<string>([...PUSH_EVENTS, 'service'] satisfies DesktopEventName[]);
+// The service's push events plus the host's own (and a clicked alert notification).
+const events = new Set<string>([...PUSH_EVENTS, 'service', 'alertOpen'] satisfies DesktopEventName[]);
 
 const refused = (error: string): Promise<BridgeReply<never>> =>
   Promise.resolve({ ok: false, status: 400, body: { type: 'bad request', error } });

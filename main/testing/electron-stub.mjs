@@ -21,6 +21,8 @@ export const stub = {
   /** Schemes registered as privileged, and the handlers of custom protocols by scheme. */
   privileged: [],
   protocols: new Map(),
+  /** Desktop notifications shown (main/alert-notification.ts): their options. */
+  notifications: [],
 };
 
 export const app = {
@@ -124,4 +126,14 @@ export const session = {
     setPermissionCheckHandler() {},
   },
 };
-export default { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, shell, safeStorage, session };
+export class Notification extends EventEmitter {
+  static isSupported = () => true;
+  constructor(options) {
+    super();
+    this.options = options;
+  }
+  show() {
+    stub.notifications.push(this.options);
+  }
+}
+export default { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, shell, safeStorage, session, Notification };

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import icon from '../../resources/icon.svg';
+import { AlertsProvider } from './alerts/AlertsProvider.tsx';
 import { mode } from './api.ts';
 import { DetailPanel } from './panel/DetailPanel.tsx';
 import { SearchBox } from './shell/SearchBox.tsx';
@@ -17,16 +18,19 @@ import { LiveProvider, useLive } from './live.tsx';
 import { NavProvider, useNav } from './nav.tsx';
 import { loadUiState } from './persist.ts';
 import { readUiState, UiStateProvider, useUi, type Tab, type UiState } from './ui-state.tsx';
+import { useSinceOnStart } from './since/useSinceStart.ts';
+import { AlertsView } from './views/Alerts.tsx';
 import { EventsView } from './views/Events.tsx';
 import { LeaderboardView } from './views/Leaderboard.tsx';
 import { MarketsView } from './views/Markets.tsx';
 import { OrdersView } from './views/Orders.tsx';
 import { SearchView } from './views/Search.tsx';
+import { SinceView } from './views/Since.tsx';
 import { WatchlistView } from './views/Watchlist.tsx';
 import { WatchlistProvider } from './watchlist.tsx';
 
 /** Tabs whose rows open the side panel. */
-const PANEL_TABS = new Set<Tab>(['watchlist', 'markets', 'events', 'search']);
+const PANEL_TABS = new Set<Tab>(['watchlist', 'markets', 'events', 'search', 'alerts', 'since']);
 
 export function App() {
   const [initial, setInitial] = useState<UiState>();
@@ -39,7 +43,9 @@ export function App() {
       <UiStateProvider initial={initial}>
         <WatchlistProvider>
           <NavProvider>
-            <Shell />
+            <AlertsProvider>
+              <Shell />
+            </AlertsProvider>
           </NavProvider>
         </WatchlistProvider>
       </UiStateProvider>
@@ -55,6 +61,7 @@ function Shell() {
   const [settingsOpen, setSettingsOpen] = useState(false);
 
   useShortcuts(searchRef);
+  useSinceOnStart();
 
   const showDetail = nav.detail && PANEL_TABS.has(ui.tab);
   return (
@@ -97,6 +104,8 @@ function Shell() {
         {ui.tab === 'search' ? <SearchView /> : null}
         {ui.tab === 'orders' ? <OrdersView /> : null}
         {ui.tab === 'leaderboard' ? <LeaderboardView /> : null}
+        {ui.tab === 'alerts' ? <AlertsView /> : null}
+        {ui.tab === 'since' ? <SinceView /> : null}
         {showDetail ? <DetailPanel /> : null}
       </main>
       <StatusBar />

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_UI, readUiState, TABS } from './ui-state.tsx';
 
 describe('tabs', () => {
-  it('puts the Watchlist first, so Alt+1 … Alt+6 read Watchlist, Markets, Events, Search, Orders, Leaderboard', () => {
-    expect(TABS).toEqual(['watchlist', 'markets', 'events', 'search', 'orders', 'leaderboard']);
+  it('puts the Watchlist first, so Alt+1 … Alt+8 read Watchlist, Markets, Events, Search, Orders, Leaderboard, Alerts, Since', () => {
+    expect(TABS).toEqual(['watchlist', 'markets', 'events', 'search', 'orders', 'leaderboard', 'alerts', 'since']);
   });
 
   it('reads states saved before the Watchlist tab by name, and the new tab too', () => {

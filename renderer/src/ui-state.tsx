@@ -12,9 +12,10 @@ import {
   type LeaderboardPeriod,
 } from './api.ts';
 import { saveUiState, type Persisted } from './persist.ts';
+import { DEFAULT_SINCE, readSince, type SinceState } from './since/last-look.ts';
 
-/** In shortcut order (Alt+1 … Alt+6). Persisted by name, so states saved before the Watchlist tab still read. */
-export const TABS = ['watchlist', 'markets', 'events', 'search', 'orders', 'leaderboard'] as const;
+/** In shortcut order (Alt+1 … Alt+8). Persisted by name, so states saved before the Watchlist tab still read. */
+export const TABS = ['watchlist', 'markets', 'events', 'search', 'orders', 'leaderboard', 'alerts', 'since'] as const;
 export type Tab = (typeof TABS)[number];
 
 export type Tri = 'any' | 'yes' | 'no';
@@ -41,6 +42,8 @@ export interface UiState {
   events: GridPrefs;
   leaderboard: { category: LeaderboardCategory; timePeriod: LeaderboardPeriod; orderBy: LeaderboardOrder };
   orders: { market: string; asset: string };
+  /** The Since view's last look and time range (since/last-look.ts). */
+  since: SinceState;
 }
 
 export const DEFAULT_FILTERS: CatalogFilters = { active: 'any', closed: 'no', archived: 'any' };
@@ -51,6 +54,7 @@ export const DEFAULT_UI: UiState = {
   events: { filters: DEFAULT_FILTERS, sort: { field: 'volume24hr', desc: true }, columnSizing: {} },
   leaderboard: { category: 'OVERALL', timePeriod: 'DAY', orderBy: 'PNL' },
   orders: { market: '', asset: '' },
+  since: DEFAULT_SINCE,
 };
 
 const oneOf = <T extends string>(v: unknown, values: readonly T[], fallback: T): T =>
@@ -109,6 +113,7 @@ export function readUiState(raw: Persisted): UiState {
       orderBy: oneOf(lb['orderBy'], LEADERBOARD_ORDER, 'PNL'),
     },
     orders: { market: str(orders['market'], 100) ?? '', asset: str(orders['asset'], 100) ?? '' },
+    since: readSince(raw['since'], Date.now()),
   };
 }
 

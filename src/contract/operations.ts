@@ -16,6 +16,8 @@ import { deskOperations } from './desk-ops.ts';
 import { localApiOperations } from './local-api-ops.ts';
 import { historyOperations } from './history-ops.ts';
 import { screensOperations } from './screens-ops.ts';
+import { alertsOperations } from './alerts-ops.ts';
+import { sparklineOperations } from './sparkline-ops.ts';
 import { ROUTES, type OpName } from './routes.ts';
 import type { DeclsFor, OpDecl } from './define.ts';
 import type { InputParams, ParamDefs, ParsedParams } from './params.ts';
@@ -46,6 +48,18 @@ export {
 } from './desk-ops.ts';
 export type { ChangeKind, ChangeRecord, ChangesPage, HistoryPoint, MarketHistory, Revision, RevisionsPage } from './history-ops.ts';
 export { CHANGE_KINDS } from './history-ops.ts';
+export { SPARKLINE_BUCKETS, SPARKLINE_DAYS, SPARKLINE_MAX_IDS, type Sparklines } from './sparkline-ops.ts';
+export {
+  ALERT_KINDS,
+  CROSS_DIRECTIONS,
+  type AlertKind,
+  type AlertList,
+  type AlertRule,
+  type AlertTarget,
+  type CrossDirection,
+  type FiredAlert,
+  type FiredPage,
+} from './alerts-ops.ts';
 export { SCREEN_KINDS, type Screen, type ScreenKind, type ScreenList, type ScreenParamValue } from './screens-ops.ts';
 
 const decls = {
@@ -61,6 +75,8 @@ const decls = {
   ...localApiOperations,
   ...historyOperations,
   ...screensOperations,
+  ...alertsOperations,
+  ...sparklineOperations,
 } satisfies DeclsFor<typeof ROUTES>;
 type Decls = typeof decls;
 

@@ -4,6 +4,7 @@
  * mode; the renderer subscribes through one client either way. Plain data (no zod): the
  * preload and the renderer import it.
  */
+import type { AlertList, FiredAlert } from './alerts-ops.ts';
 import type { WatchList } from './desk-ops.ts';
 import type { StorageStatus, SyncStatus } from './types.ts';
 
@@ -18,6 +19,10 @@ export interface PushEvents {
   storage: StorageStatus;
   /** The watchlist changed (added or removed an item); the whole list, newest first. */
   watchlist: WatchList;
+  /** An alert fired (one event per firing; the desktop shows it as a notification). */
+  alert: FiredAlert;
+  /** The alert rules changed (added, removed, or a firing updated `lastFiredAt`); the whole list. */
+  alerts: AlertList;
 }
 
 export type PushName = keyof PushEvents;
@@ -26,7 +31,7 @@ export type PushName = keyof PushEvents;
 export const STREAM_PATH = '/stream';
 
 /** Every event name; the record makes a name missing from this list a type error. */
-const PUSH_NAMES = { sync: 1, catalog: 1, online: 1, storage: 1, watchlist: 1 } satisfies Record<PushName, 1>;
+const PUSH_NAMES = { sync: 1, catalog: 1, online: 1, storage: 1, watchlist: 1, alert: 1, alerts: 1 } satisfies Record<PushName, 1>;
 export const PUSH_EVENTS = Object.keys(PUSH_NAMES) as PushName[];
 
 export function isPushName(name: string): name is PushName {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { operations } from './operations.ts';
 import {
   ROUTES,
+  alertsRoutes,
   catalogRoutes,
   deskRoutes,
   iconRoutes,
@@ -22,6 +23,7 @@ import {
   searchRoutes,
   screensRoutes,
   servedOn,
+  sparklineRoutes,
   tradingRoutes,
   type RouteDef,
 } from './routes.ts';
@@ -43,6 +45,8 @@ describe('contract routes', () => {
       localApiRoutes,
       historyRoutes,
       screensRoutes,
+      sparklineRoutes,
+      alertsRoutes,
     ];
     expect(groups.reduce((n, g) => n + Object.keys(g).length, 0)).toBe(opNames.length);
   });

@@ -195,6 +195,27 @@ export const screensRoutes = {
   'screens.remove': { face: 'base', method: 'DELETE', path: '/screens/:id', errors: 'catalog', unknownParams: 'ignore' },
 } as const satisfies Routes;
 
+/**
+ * Alerts (issue 16): rules checked after every sync and orders refresh, and the log of what fired.
+ * `/alerts/fired` beside `/alerts/:id` needs no ordering: only DELETE takes an id.
+ */
+// biome-ignore format: one route a line, read as a table
+export const alertsRoutes = {
+  'alerts.list': { face: 'base', method: 'GET', path: '/alerts', errors: 'catalog', unknownParams: 'ignore' },
+  'alerts.create': { face: 'base', method: 'POST', path: '/alerts', errors: 'catalog', unknownParams: 'ignore' },
+  'alerts.remove': { face: 'base', method: 'DELETE', path: '/alerts/:id', errors: 'catalog', unknownParams: 'ignore' },
+  'alerts.fired': { face: 'base', method: 'GET', path: '/alerts/fired', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
+/**
+ * Sparklines (issue 16): many markets' last 7 days of local history in one read, for the grids.
+ * `/markets/sparklines` beside `/markets/:id`: a static segment ranks first, as above.
+ */
+// biome-ignore format: one route a line, read as a table
+export const sparklineRoutes = {
+  'markets.sparklines': { face: 'base', method: 'GET', path: '/markets/sparklines', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
 export const ROUTES = {
   ...catalogRoutes,
   ...gammaRoutes,
@@ -208,6 +229,8 @@ export const ROUTES = {
   ...localApiRoutes,
   ...historyRoutes,
   ...screensRoutes,
+  ...alertsRoutes,
+  ...sparklineRoutes,
 } as const;
 
 export type OpName = keyof typeof ROUTES;

@@ -144,6 +144,8 @@ const reply = (status: number, value: unknown): ClobReply => ({ status, body: JS
 export class FakeClob {
   /** The served orders, newest first; tests may change the list between requests. */
   orders: RawOrder[];
+  /** Orders that left the list by fill() or cancel(): `GET /data/order/{id}` still answers them, MATCHED or CANCELED. */
+  readonly finished = new Map<string, RawOrder>();
   credentials: Credentials;
 
   constructor(
@@ -176,8 +178,26 @@ export class FakeClob {
   orderById(method: string, path: string, headers: IncomingHttpHeaders): ClobReply {
     if (!this.verified(method, path, headers)) return reply(401, UNAUTHORIZED_BODY);
     const id = decodeURIComponent(path.slice('/data/order/'.length));
-    const o = this.orders.find((x) => x.id === id);
+    const o = this.orders.find((x) => x.id === id) ?? this.finished.get(id);
     return o ? reply(200, o) : reply(404, { error: 'order not found' });
+  }
+
+  /** The order matched whole: it leaves the open list as MATCHED with its full size matched. False: no such open order. */
+  fill(id: string): boolean {
+    return this.finish(id, (o) => ({ ...o, status: 'MATCHED', size_matched: o.original_size }));
+  }
+
+  /** The order cancelled (what is matched stays): it leaves the open list as CANCELED. */
+  cancel(id: string): boolean {
+    return this.finish(id, (o) => ({ ...o, status: 'CANCELED' }));
+  }
+
+  private finish(id: string, to: (o: RawOrder) => RawOrder): boolean {
+    const o = this.orders.find((x) => x.id === id);
+    if (!o) return false;
+    this.orders = this.orders.filter((x) => x.id !== id);
+    this.finished.set(id, to(o));
+    return true;
   }
 
   /** `GET /data/orders`; the path's other methods and sub-paths are the server's business. */

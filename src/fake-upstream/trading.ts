@@ -231,7 +231,7 @@ export class FakeTrading {
         const b = this.parse(body) as Record<string, unknown> | undefined;
         const id = b && typeof b === 'object' ? b['orderID'] : undefined;
         if (typeof id !== 'string' || id === '') return bad('Invalid order payload');
-        if (this.opts.clob) this.opts.clob.orders = this.opts.clob.orders.filter((o) => o.id !== id);
+        this.opts.clob?.cancel(id);
         if (!this.orders.delete(id))
           return json(200, { canceled: [], not_canceled: { [id]: "order can't be found - already canceled or matched" } });
         return json(200, { canceled: [id], not_canceled: {} });

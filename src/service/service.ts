@@ -25,11 +25,14 @@ import { DEFAULT_LIMITS, type LimitsTable } from '../limits/table.ts';
 import { iconHandlers } from '../icons/icon-handlers.ts';
 import { deskHandlers } from './desk-handlers.ts';
 import { historyHandlers } from './history-handlers.ts';
+import { sparklineHandlers } from './sparkline-handlers.ts';
 import { withWatchlistPush } from './watchlist-handlers.ts';
 import { WatchlistFile } from '../store/watchlist-file.ts';
 import { ScreensFile } from '../store/screens-file.ts';
 import { screenScope, screensHandlers } from './screens-handlers.ts';
 import { IconCache } from '../icons/icon-cache.ts';
+import { startAlerts } from '../alerts/start-alerts.ts';
+import { alertsHandlers, withAlertsPush } from './alerts-handlers.ts';
 import { iconSourcePolicy } from '../icons/source-policy.ts';
 
 /** package.json's version, read where the package is (src/ under tsx, out/ when bundled). */
@@ -167,6 +170,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   // The screen filters read the watchlist and the clock (md_watchlist, md_ends_within_hours).
   const scope = screenScope(watchlist, store.sideTables().st, opts.now);
   store.reader.setScreenScope(scope);
+  const alerts = await startAlerts({ store, watchlist, screens, account, client, opts, log });
   const handlers: Handlers = {
     ...account.handlers,
     ...catalogHandlers(store, { profile: opts.profile ?? 'custom', offline: !!opts.offline, version: VERSION, sync }),
@@ -198,7 +202,9 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     ...apiTokenHandlers(apiToken),
     // Same clock as the store's recorder, so the default windows meet what was recorded.
     ...historyHandlers(store),
+    ...sparklineHandlers(store),
     ...screensHandlers(store.reader, screens),
+    ...alertsHandlers(alerts.deps),
     'limits.status': () => ({
       inbound: limiter !== undefined,
       windows: table.windows.map((w) => ({ name: w.name, limit: w.limit, seconds: w.seconds, routes: [...w.routes] })),
@@ -206,7 +212,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     }),
   };
   const dispatch = createDispatch(handlers, log);
-  const push = withWatchlistPush(createPushHub(store, sync, !!opts.offline), watchlist);
+  const hub = withWatchlistPush(createPushHub(store, sync, !!opts.offline), watchlist);
+  const push = withAlertsPush(hub, alerts.engine, alerts.deps.rules);
+  // Evaluated after every catalog sync and every orders refresh.
+  alerts.follow(sync, account.orders);
 
   const faces: FastifyInstance[] = [];
   let baseUrl: string | undefined;
@@ -277,6 +286,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         await Promise.all(faces.map((f) => f.close()));
         await watchlist.flush();
         await screens.flush();
+        await alerts.close();
         await store.close();
       })();
       return closing;

@@ -20,6 +20,7 @@ import { Statements } from './statements.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { HistoryReader } from './history-reader.ts';
 import { ChangesReader } from './changes-reader.ts';
+import { SparklineReader } from './sparkline-reader.ts';
 import { SeriesReader } from './series-reader.ts';
 import { OrdersStore } from './orders-store.ts';
 import { LeaderboardStore } from './leaderboard-store.ts';
@@ -59,6 +60,8 @@ export class CatalogStore implements Store {
   readonly recorder: HistoryRecorder;
   readonly history: HistoryReader;
   readonly changes: ChangesReader;
+  /** The grids' 7-day sparklines, from the same history (one read per block of rows). */
+  readonly sparklines: SparklineReader;
   readonly series: SeriesReader;
   /** The caches beside the catalog, in the same file: their writes need no catalog version bump. */
   readonly side: SideStores;
@@ -102,6 +105,7 @@ export class CatalogStore implements Store {
     this.recorder = new HistoryRecorder(db, st);
     this.history = new HistoryReader(st);
     this.changes = new ChangesReader(st);
+    this.sparklines = new SparklineReader(st);
     this.writer = new CatalogWriter(st, this.recorder);
     this.series = new SeriesReader(st);
     // Their writes are on disk at their COMMIT (Statements tells the store).

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, operations, parseParams, type OpName } from '../contract/index.ts';
 import type { RawParams } from '../contract/params.ts';
-import { NOW, TAGS, bruteEvents, bruteMarkets, syntheticCatalog, type Watched } from '../testing/screen-model.ts';
+import { NOW, TAGS, bruteEvents, bruteMarkets, rng, syntheticCatalog, type Watched } from '../testing/screen-model.ts';
 import { CatalogStore } from './catalog-store.ts';
 import { OrdersStore } from './orders-store.ts';
 
@@ -159,6 +159,103 @@ describe('screen filters against a brute-force filter', () => {
   });
 });
 
+/**
+ * md_q against its definition, over every row the listing gives without filters: each word of the
+ * text (SQLite's own unicode61 tokenizer, the search index's) starts a word of the row's question
+ * (markets) or title (events). Texts in any case, with diacritics and punctuation; questions spread
+ * over multi-market events (an event's document holds all its questions) and a market with no event.
+ */
+describe('md_q against a brute-force filter over all rows', () => {
+  const VOCAB = ['Élection', 'election', 'Straße', "Trump's", 'BTC/USD', '100%', 'a_b', 'ÉTÉ', 'naïve', 'Rain', 'rainbow', 'win', 'WINNER'];
+  const QUERIES = [
+    'elect',
+    'ÉLECTION',
+    'trump s',
+    "trump's win",
+    'btc usd',
+    'usd',
+    '100',
+    'été',
+    'naive',
+    'rain',
+    'RAINB',
+    'win',
+    'winner',
+    'a b',
+  ];
+  let text: CatalogStore;
+  beforeAll(async () => {
+    text = await CatalogStore.open({});
+    const r = rng(3);
+    const pick = () => VOCAB[Math.floor(r() * VOCAB.length)]!;
+    const events = Array.from({ length: 30 }, (_, e) => ({
+      id: String(e + 1),
+      slug: `t-${e + 1}`,
+      title: `${pick()} ${pick()} event`,
+      markets: Array.from({ length: 1 + (e % 4) }, (_, k) => ({ id: String(e * 10 + k + 1), question: `${pick()} ${pick()}?` })),
+    }));
+    text.apply({ events, markets: [{ id: '999', question: 'Élection rainbow, no event', events: [] }] });
+  });
+  afterAll(() => text.close());
+
+  const tokens = (s: string): string[] =>
+    text.statements.db.exec('SELECT token FROM temp.search_tokens WHERE input = ?', [s])[0]?.values.map((r) => String(r[0])) ?? [];
+  const matches = (q: string, s: string | undefined) => {
+    const want = tokens(q);
+    const have = tokens(s ?? '');
+    return want.length > 0 && want.every((w) => have.some((h) => h.startsWith(w)));
+  };
+  function all<T extends { id: string }>(read: (offset: number) => T[]): T[] {
+    const out: T[] = [];
+    for (let offset = 0; ; offset += 50) {
+      const page = read(offset);
+      out.push(...page);
+      if (page.length < 50) return out;
+    }
+  }
+  const markets = (raw: RawParams) =>
+    all((o) => text.reader.listMarkets(parsed('markets.list', { ...raw, limit: '50', offset: String(o) })));
+  const events = (raw: RawParams) =>
+    all((o) => text.reader.listEvents(parsed('events.list', { ...raw, limit: '50', offset: String(o), include_markets: 'false' })));
+
+  it('markets and events: exactly the rows whose words the text starts, with the count', () => {
+    const everyMarket = markets({});
+    const everyEvent = events({});
+    expect(everyMarket.map((m) => m.id)).toContain('999');
+    for (const q of QUERIES) {
+      const expected = everyMarket.filter((m) => matches(q, m.question)).map((m) => m.id);
+      expect(expected.length, q).toBeGreaterThan(0);
+      expect(expected.length, q).toBeLessThan(everyMarket.length);
+      expect(
+        markets({ md_q: q }).map((m) => m.id),
+        q,
+      ).toEqual(expected);
+      expect(text.reader.countMarkets(parsed('markets.count', { md_q: q })), q).toBe(expected.length);
+      const expectedEvents = everyEvent.filter((e) => matches(q, e.title)).map((e) => e.id);
+      expect(
+        events({ md_q: q }).map((e) => e.id),
+        q,
+      ).toEqual(expectedEvents);
+      expect(text.reader.countEvents(parsed('events.count', { md_q: q })), q).toBe(expectedEvents.length);
+    }
+  });
+
+  it('combines with ranges, sorts and paging; a text without a word matches nothing, an empty one is no filter', () => {
+    const everyMarket = markets({});
+    expect(markets({ md_q: '  ' }).length).toBe(everyMarket.length);
+    expect(markets({ md_q: '%?!' })).toEqual([]);
+    expect(events({ md_q: '/' })).toEqual([]);
+    // With a range (money missing counts as 0: every market) and a sort by question, ties by id.
+    const sorted = markets({ md_q: 'rain', order: 'question', ascending: 'true', md_volume_min: '0' });
+    const rainy = everyMarket.filter((m) => matches('rain', m.question));
+    rainy.sort((a, b) => (a.question! < b.question! ? -1 : a.question! > b.question! ? 1 : Number(a.id) - Number(b.id)));
+    expect(sorted.map((m) => m.id)).toEqual(rainy.map((m) => m.id));
+    const page = text.reader.listMarkets(parsed('markets.list', { md_q: 'win', order: 'id', ascending: 'false', limit: '2', offset: '1' }));
+    const expected = everyMarket.filter((m) => matches('win', m.question)).map((m) => m.id);
+    expect(page.map((m) => m.id)).toEqual(expected.sort((a, b) => Number(b) - Number(a)).slice(1, 3));
+  });
+});
+
 describe('bad screens', () => {
   const status = (fn: () => unknown) => {
     try {
@@ -216,5 +313,18 @@ describe('screen plans', () => {
     }
     const events = plan('events', () => store.reader.listEvents(parsed('events.list', { md_volume_min: '1', md_ends_within_hours: '24' })));
     expect(events).toContain('USING COVERING INDEX events_screen_ranges');
+  });
+
+  it('with text, still reads the screen index; the search index is read once, then probed per candidate', () => {
+    const raw = { md_chance_min: '0.1', md_volume_min: '1', md_ends_within_hours: '720', md_q: 'trump win', order: 'volume24hr' };
+    const list = plan('markets', () => store.reader.listMarkets(parsed('markets.list', raw)));
+    expect(list).toContain('USING INDEX markets_screen_ranges');
+    expect(list).toContain('LIST SUBQUERY');
+    expect(list).toContain('SCAN search_fts VIRTUAL TABLE');
+    // Not one market_events lookup per matching event per candidate (the `+` in textTerm).
+    expect(list).not.toContain('market_id=? AND event_id=?');
+    const events = plan('events', () => store.reader.listEvents(parsed('events.list', { md_volume_min: '1', md_q: 'event' })));
+    expect(events).toContain('USING COVERING INDEX events_screen_ranges');
+    expect(events).toContain('SCAN search_fts VIRTUAL TABLE');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The WHERE terms of the screen filters (contract screen-params.ts) for `/markets` and `/events`
  * and their counts and exports. Every range is a plain comparison on an indexed column or
- * expression, so the planner can serve it from an index (schema.ts ENTITY_INDEXES).
+ * expression, so the planner can serve it from an index (schema.ts ENTITY_INDEXES); the text
+ * (md_q) is looked up in the search index (textTerm).
  */
 import { badRequest } from '../contract/index.ts';
 import { type eventScreenParams, type marketScreenParams, screenRangeError } from '../contract/screen-params.ts';
@@ -55,8 +56,44 @@ function range(q: Where, expr: string, min: number | undefined, max: number | un
   q.where.push(nullMatches ? `(${parts.join(' AND ')} OR ${expr} IS NULL)` : parts.join(' AND '));
 }
 
-function like(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Words of md_q past this many are ignored, as /public-search does (search-reader.ts MAX_WORDS). */
+export const MAX_TEXT_WORDS = 16;
+
+/**
+ * The words of md_q, as the search index reads them: SQLite's own unicode61 tokenizer (any case,
+ * diacritics removed, everything but letters and digits a separator), at most MAX_TEXT_WORDS of them.
+ * `temp.search_tokens` is that tokenizer as a table, made on the connection by SearchReader.
+ */
+const WORDS = (bind: string) => `(SELECT token FROM temp.search_tokens WHERE input = ${bind} LIMIT ${MAX_TEXT_WORDS})`;
+
+/** The search index's MATCH text for "every word of ? starts a word of `column`": `column:word*` per word. */
+const matchAll = (column: string) => `(SELECT group_concat('${column}:' || token || '*', ' ') FROM ${WORDS('?')})`;
+
+/**
+ * md_q through the search index (search-index.ts: one FTS4 document per event). Every word of the
+ * text must start a word of the title (events) or the question (markets), as /public-search
+ * matches words. An event's title is a column of its document, so the index answers exactly. A
+ * market's question is only part of its events' `questions` column (all their questions), so the
+ * index gives the candidates (markets of a matching event) and each candidate's own question is
+ * then tokenized and checked; a market with no event is checked directly. Text with no word
+ * (punctuation only) matches nothing. The candidates test reads no row, so SQLite runs it (with
+ * the ranges, in their index) before the check that reads the question.
+ */
+function textTerm(q: Where, kind: 'markets' | 'events', text: string): void {
+  if (kind === 'events') {
+    q.where.push(`e.id IN (SELECT docid FROM search_fts WHERE search_fts MATCH ${matchAll('title')})`);
+    q.bind.push(text);
+    return;
+  }
+  const own = 'SELECT 1 FROM market_events me WHERE me.market_id = m.id';
+  // `+`: the event list is probed per candidate, not walked per candidate (an index lookup per listed event).
+  const events = `(SELECT docid FROM search_fts WHERE search_fts MATCH ${matchAll('questions')})`;
+  q.where.push(
+    `(EXISTS (${own} AND +me.event_id IN ${events}) OR NOT EXISTS (${own}))`,
+    `EXISTS ${WORDS('?')} AND NOT EXISTS (SELECT 1 FROM ${WORDS('?')} w WHERE NOT EXISTS (SELECT 1 FROM temp.search_tokens t ` +
+      `WHERE t.input = m."question" AND substr(t.token, 1, length(w.token)) = w.token))`,
+  );
+  q.bind.push(text, text, text);
 }
 
 /** The end-date window: md_end_after/before and md_ends_within_hours together (the narrower bound wins). */
@@ -79,8 +116,8 @@ function common(q: Where, kind: 'markets' | 'events', p: EventScreen, scope: Scr
   if (bad) throw badRequest('catalog', bad);
   const [a, cols] =
     kind === 'markets'
-      ? ['m', { volume: 'm._volume', volume24: 'm."volume24hr"', liquidity: 'm._liquidity', text: 'm."question"' }]
-      : ['e', { volume: 'e."volume"', volume24: 'e."volume24hr"', liquidity: 'e."liquidity"', text: 'e."title"' }];
+      ? ['m', { volume: 'm._volume', volume24: 'm."volume24hr"', liquidity: 'm._liquidity' }]
+      : ['e', { volume: 'e."volume"', volume24: 'e."volume24hr"', liquidity: 'e."liquidity"' }];
   range(q, cols.volume, p.md_volume_min, p.md_volume_max, 0);
   range(q, cols.volume24, p.md_volume24h_min, p.md_volume24h_max, 0);
   range(q, cols.liquidity, p.md_liquidity_min, p.md_liquidity_max, 0);
@@ -99,10 +136,7 @@ function common(q: Where, kind: 'markets' | 'events', p: EventScreen, scope: Scr
     q.where.push(`${a}.id NOT IN (SELECT ${own} FROM ${link} WHERE tag_id IN (${placeholders(excluded.length)}))`);
     q.bind.push(...excluded);
   }
-  if (p.md_q !== undefined && p.md_q !== '') {
-    q.where.push(`${cols.text} LIKE ? ESCAPE '\\'`);
-    q.bind.push(like(p.md_q));
-  }
+  if (p.md_q !== undefined && p.md_q.trim() !== '') textTerm(q, kind, p.md_q);
   if (p.md_watchlist !== undefined) watchTerm(q, kind, p.md_watchlist, scope.watched());
   if (p.md_has_orders !== undefined) {
     const mine = 'SELECT _market_lc FROM orders';

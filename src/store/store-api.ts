@@ -16,6 +16,7 @@ import type { MarketPageCache } from './market-page-cache.ts';
 import type { OrdersStore } from './orders-store.ts';
 import type { SearchReader } from './search-reader.ts';
 import type { SeriesReader } from './series-reader.ts';
+import type { SparklineReader } from './sparkline-reader.ts';
 import type { StorageStatus } from './storage-state.ts';
 
 /** Catalog reads: listings and counts with the spec's filters and sorts, items by id or slug, tags, exports. */
@@ -42,6 +43,9 @@ export type CatalogReads = Pick<
 
 /** Series and the tags of one item. */
 export type SeriesReads = Pick<SeriesReader, 'listSeries' | 'getSeries' | 'tagsOf'>;
+
+/** Many markets' recent local prices in equal buckets (the grids' sparklines). */
+export type SparklineReads = Pick<SparklineReader, 'sparklines'>;
 
 /** Full-text search over events, markets and tags (/public-search). */
 export type CatalogSearch = Pick<SearchReader, 'search'>;
@@ -89,6 +93,7 @@ export interface Store extends CatalogWrites, SyncState, StoreHealth {
   readonly reader: CatalogReads;
   readonly series: SeriesReads;
   readonly search: CatalogSearch;
+  readonly sparklines: SparklineReads;
   readonly side: SideStores;
 }
 

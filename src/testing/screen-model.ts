@@ -9,7 +9,7 @@ import type { GammaEvent, GammaMarket, GammaTag } from '../upstream/gamma-types.
 export const NOW = Date.parse('2026-06-01T00:00:00Z');
 const HOUR = 3_600_000;
 
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let s = seed;
   return () => {
     s = (s * 1103515245 + 12345) % 2 ** 31;
@@ -124,12 +124,21 @@ function tagsOk(slugs: Set<string>, p: RawParams): boolean {
   return many(p, 'md_tag').every((s) => slugs.has(s.toLowerCase())) && !many(p, 'md_not_tag').some((s) => slugs.has(s.toLowerCase()));
 }
 
-/** SQLite's LIKE: ASCII letters in any case, everything else as is. */
-function likeOk(text: unknown, p: RawParams): boolean {
+/**
+ * md_q: every word of the text starts a word of `text` (any case; words are runs of letters and
+ * digits, the search index's reading of this ASCII catalog). Text without a word matches nothing.
+ */
+function textOk(text: unknown, p: RawParams): boolean {
   const q = one(p, 'md_q');
-  if (q === undefined || q === '') return true;
-  const fold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  return typeof text === 'string' && fold(text).includes(fold(q));
+  if (q === undefined || q.trim() === '') return true;
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+  const have = typeof text === 'string' ? words(text) : [];
+  const want = words(q);
+  return want.length > 0 && want.every((w) => have.some((h) => h.startsWith(w)));
 }
 
 function flagOk(p: RawParams, key: string, has: boolean): boolean {
@@ -165,7 +174,7 @@ export function bruteMarkets(c: Catalog, p: RawParams, w: Watched): string[] {
         inRange(n(m.liquidityNum), p, 'md_liquidity', 0) &&
         endOk(m['endDate'], p) &&
         tagsOk(slugs, p) &&
-        likeOk(m.question, p) &&
+        textOk(m.question, p) &&
         flagOk(p, 'md_watchlist', watched) &&
         flagOk(p, 'md_has_orders', orders.has(m.conditionId!.toLowerCase())) &&
         (one(p, 'closed') === undefined || String(m.closed) === one(p, 'closed'))
@@ -188,7 +197,7 @@ export function bruteEvents(c: Catalog, p: RawParams, w: Watched): string[] {
         inRange(n(e['liquidity']), p, 'md_liquidity', 0) &&
         endOk(e['endDate'], p) &&
         tagsOk(new Set((e.tags ?? []).map((t) => t.slug!.toLowerCase())), p) &&
-        likeOk(e.title, p) &&
+        textOk(e.title, p) &&
         flagOk(p, 'md_watchlist', watched) &&
         flagOk(
           p,

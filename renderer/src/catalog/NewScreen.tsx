@@ -1,7 +1,8 @@
 /**
- * The form that saves a screen (POST /screens): a name and the common filters (chance, volume,
- * 24h volume, end window, tags, text, watchlist, orders), each left out when empty. The service
- * checks them (a min above its max is its 400, shown here) and answers the saved screen.
+ * The form that saves a screen (POST /screens) of either listing: a name and the filters that
+ * listing takes (FIELDS: chance for markets only; volume, 24h volume, liquidity, end dates, "ends
+ * within", tags, text, watchlist and orders for both), each left out when empty. The service checks
+ * them (a min above its max is its 400, shown here) and answers the saved screen.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -9,40 +10,52 @@ import type { Screen, ScreenKind } from '../../../src/contract/screens-ops.ts';
 import { call } from '../api.ts';
 
 type Fields = Record<string, string>;
+type Params = Record<string, string | boolean | string[]>;
 
-const MARKET_ONLY = new Set(['chanceMin', 'chanceMax']);
+interface Field {
+  key: string;
+  label: string;
+  /** The listing parameter and how the typed value becomes it (percent to 0..1, days to hours, ...). */
+  param: string;
+  to: (v: string) => string | string[];
+  type?: 'date';
+  /** Markets only (the chance). */
+  markets?: true;
+}
 
-/** The form's fields as screen params: percents to 0..1, days to hours, empty ones left out. */
-export function screenParams(f: Fields, kind: ScreenKind): Record<string, string | boolean | string[]> {
-  const p: Record<string, string | boolean | string[]> = {};
-  const num = (k: string, param: string, scale = 1) => {
-    const v = f[k]?.trim();
-    if (v && (kind === 'markets' || !MARKET_ONLY.has(k))) p[param] = String(Number(v) * scale);
-  };
-  num('chanceMin', 'md_chance_min', 0.01);
-  num('chanceMax', 'md_chance_max', 0.01);
-  num('volumeMin', 'md_volume_min');
-  num('volume24Min', 'md_volume24h_min');
-  num('endsDays', 'md_ends_within_hours', 24);
-  const tags = (k: string) => (f[k] ?? '').split(/[\s,]+/).filter(Boolean);
-  if (tags('tags').length) p['md_tag'] = tags('tags');
-  if (tags('notTags').length) p['md_not_tag'] = tags('notTags');
-  if (f['text']?.trim()) p['md_q'] = f['text'].trim();
+const num = (scale: number) => (v: string) => String(Number(v) * scale);
+const words = (v: string) => v.split(/[\s,]+/).filter(Boolean);
+
+export const FIELDS: readonly Field[] = [
+  { key: 'chanceMin', label: 'Chance ≥ %', param: 'md_chance_min', to: num(0.01), markets: true },
+  { key: 'chanceMax', label: 'Chance ≤ %', param: 'md_chance_max', to: num(0.01), markets: true },
+  { key: 'volumeMin', label: 'Volume ≥', param: 'md_volume_min', to: num(1) },
+  { key: 'volume24Min', label: '24h volume ≥', param: 'md_volume24h_min', to: num(1) },
+  { key: 'liquidityMin', label: 'Liquidity ≥', param: 'md_liquidity_min', to: num(1) },
+  { key: 'endsDays', label: 'Ends within (days)', param: 'md_ends_within_hours', to: num(24) },
+  { key: 'endAfter', label: 'Ends after', param: 'md_end_after', to: String, type: 'date' },
+  { key: 'endBefore', label: 'Ends before', param: 'md_end_before', to: String, type: 'date' },
+  { key: 'tags', label: 'Tags', param: 'md_tag', to: words },
+  { key: 'notTags', label: 'Not tags', param: 'md_not_tag', to: words },
+  { key: 'text', label: 'Text', param: 'md_q', to: String },
+];
+
+const fieldsOf = (kind: ScreenKind) => FIELDS.filter((f) => !f.markets || kind === 'markets');
+
+/** The form's fields as the screen params of `kind`: empty ones (and an empty tag list) left out. */
+export function screenParams(f: Fields, kind: ScreenKind): Params {
+  const p: Params = {};
+  for (const field of fieldsOf(kind)) {
+    const v = f[field.key]?.trim();
+    if (!v) continue;
+    const value = field.to(v);
+    if (Array.isArray(value) && value.length === 0) continue;
+    p[field.param] = value;
+  }
   if (f['watchlist'] === 'on') p['md_watchlist'] = true;
   if (f['orders'] === 'on') p['md_has_orders'] = true;
   return p;
 }
-
-const INPUTS: [key: string, label: string, markets?: true][] = [
-  ['chanceMin', 'Chance ≥ %', true],
-  ['chanceMax', 'Chance ≤ %', true],
-  ['volumeMin', 'Volume ≥'],
-  ['volume24Min', '24h volume ≥'],
-  ['endsDays', 'Ends within (days)'],
-  ['tags', 'Tags'],
-  ['notTags', 'Not tags'],
-  ['text', 'Text'],
-];
 
 export function NewScreen({ kind, onCreated, onCancel }: { kind: ScreenKind; onCreated: (s: Screen) => void; onCancel: () => void }) {
   const [f, setF] = useState<Fields>({});
@@ -60,9 +73,9 @@ export function NewScreen({ kind, onCreated, onCancel }: { kind: ScreenKind; onC
       <label>
         Name <input aria-label="Name" required value={f['name'] ?? ''} onChange={(e) => set('name', e.target.value)} />
       </label>
-      {INPUTS.filter(([, , m]) => !m || kind === 'markets').map(([k, label]) => (
-        <label key={k}>
-          {label} <input aria-label={label} value={f[k] ?? ''} onChange={(e) => set(k, e.target.value)} />
+      {fieldsOf(kind).map(({ key, label, type }) => (
+        <label key={key}>
+          {label} <input aria-label={label} type={type ?? 'text'} value={f[key] ?? ''} onChange={(e) => set(key, e.target.value)} />
         </label>
       ))}
       <label>

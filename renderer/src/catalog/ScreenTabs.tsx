@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Screen, ScreenKind } from '../../../src/contract/screens-ops.ts';
+import { AlertButton } from '../alerts/AlertButton.tsx';
 import { call } from '../api.ts';
 import { useWatchlist } from '../watchlist.tsx';
 import { NewScreen } from './NewScreen.tsx';
@@ -73,6 +74,7 @@ export function ScreenTabs({
         <button type="button" className="screen-add" aria-expanded={adding} onClick={() => setAdding((a) => !a)}>
           + Screen
         </button>
+        {selected ? <AlertButton subject={{ kind: 'screen', id: selected.id, name: selected.name }} text="Alert on new matches" /> : null}
         {remove.error ? <span className="screen-error">{remove.error.message}</span> : null}
       </div>
       {adding ? <NewScreen kind={kind} onCreated={created} onCancel={() => setAdding(false)} /> : null}

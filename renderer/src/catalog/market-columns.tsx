@@ -11,6 +11,7 @@ import { changeCell, chanceCell, chanceTitle, outcomePrices, outcomesTitle } fro
 import { fmtChange, num } from '../format.ts';
 import type { GridColumn } from '../grid/DataGrid.tsx';
 import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
+import { SparkCell } from '../sparkline/Sparkline.tsx';
 
 const name = (m: Market) => m.question ?? m.slug ?? m.id;
 
@@ -40,6 +41,8 @@ export const MARKET_COLUMNS: GridColumn<Market>[] = [
       num(m['oneDayPriceChange']) === undefined ? undefined : `${fmtChange(m['oneDayPriceChange'])} points of chance in 24 hours`,
     text: (m) => fmtChange(m['oneDayPriceChange']),
   },
+  // The local price history's last 7 days (issue 16); not copied (a picture), hidden before the spread.
+  { id: 'spark7d', header: '7d', size: 76, minSize: 72, priority: 5.5, className: 'spark-cell', cell: (m) => <SparkCell id={m.id} /> },
   {
     id: 'spread',
     header: 'Spread',

@@ -1,5 +1,6 @@
 /**
- * uPlot on a canvas: one line per outcome, y in ¢ from 0 to 100, hover shows the time and each
+ * uPlot on a canvas: one line per outcome (and local history before the upstream's, dashed, in
+ * its outcome's colour), y in ¢ from 0 to 100, hover shows the time and each
  * value in the legend below. Colours come from panel.css's `--chart-*` variables (light and
  * dark), read again when the colour scheme changes; the width follows the panel.
  */
@@ -9,6 +10,7 @@ import 'uplot/dist/uPlot.min.css';
 import { fmtDateTime } from '../format.ts';
 
 const HEIGHT = 180;
+const stepped = uPlot.paths.stepped?.({ align: 1 });
 const COLOURS = ['--chart-1', '--chart-2', '--chart-3', '--chart-4', '--chart-5', '--chart-6'];
 
 function useColourScheme(): string {
@@ -22,7 +24,13 @@ function useColourScheme(): string {
   return scheme;
 }
 
-function options(el: HTMLElement, names: readonly string[], width: number): uPlot.Options {
+/** Per series: dashed (local history), and which outcome's colour. Absent: solid, in order. */
+export interface SeriesStyle {
+  dashed: boolean;
+  colour: number;
+}
+
+function options(el: HTMLElement, names: readonly string[], width: number, styles?: readonly SeriesStyle[]): uPlot.Options {
   const css = getComputedStyle(el);
   const v = (name: string) => css.getPropertyValue(name).trim();
   const axis = { stroke: v('--fg-muted'), grid: { stroke: v('--border'), width: 1 }, ticks: { stroke: v('--border'), width: 1 } };
@@ -34,8 +42,10 @@ function options(el: HTMLElement, names: readonly string[], width: number): uPlo
       { label: 'Time', value: (_u, t) => (t == null ? '—' : fmtDateTime(new Date(t * 1000).toISOString())) },
       ...names.map((name, i) => ({
         label: name,
-        stroke: v(COLOURS[i % COLOURS.length]!),
+        stroke: v(COLOURS[(styles?.[i]?.colour ?? i) % COLOURS.length]!),
         width: 1.5,
+        // Local history is a step line: a snapshot is taken on a change, so a price holds until the next.
+        ...(styles?.[i]?.dashed ? { dash: [5, 4], paths: stepped } : {}),
         spanGaps: true,
         value: (_u: uPlot, y: number | null) => (y == null ? '—' : `${y.toFixed(1)}¢`),
       })),
@@ -46,7 +56,15 @@ function options(el: HTMLElement, names: readonly string[], width: number): uPlo
   };
 }
 
-export function ChartCanvas({ names, data }: { names: readonly string[]; data: uPlot.AlignedData }) {
+export function ChartCanvas({
+  names,
+  data,
+  styles,
+}: {
+  names: readonly string[];
+  data: uPlot.AlignedData;
+  styles?: readonly SeriesStyle[];
+}) {
   const box = useRef<HTMLDivElement>(null);
   const scheme = useColourScheme();
   const key = names.join('\u0000');
@@ -54,7 +72,7 @@ export function ChartCanvas({ names, data }: { names: readonly string[]; data: u
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const plot = new uPlot(options(el, key.split('\u0000'), Math.max(el.clientWidth, 120)), data, el);
+    const plot = new uPlot(options(el, key.split('\u0000'), Math.max(el.clientWidth, 120), styles), data, el);
     const ro = new ResizeObserver(() => {
       const w = Math.max(el.clientWidth, 120);
       if (w !== plot.width) plot.setSize({ width: w, height: HEIGHT });
@@ -64,6 +82,14 @@ export function ChartCanvas({ names, data }: { names: readonly string[]; data: u
       ro.disconnect();
       plot.destroy();
     };
-  }, [key, data, scheme]);
-  return <div ref={box} className="chart-box" data-testid="price-chart-canvas" data-series={names.length} />;
+  }, [key, data, scheme, styles]);
+  return (
+    <div
+      ref={box}
+      className="chart-box"
+      data-testid="price-chart-canvas"
+      data-series={names.length}
+      data-local={styles?.filter((st) => st.dashed).length ?? 0}
+    />
+  );
 }

@@ -1,5 +1,6 @@
 /** One event: its heading and tags, figures, its markets leader first, and its description. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { AlertButton } from '../alerts/AlertButton.tsx';
 import { api, type Event } from '../api.ts';
 import { rankMarkets } from '../chance.ts';
 import { StatusBadge } from '../components/cells.tsx';
@@ -8,6 +9,7 @@ import { fmtInt } from '../format.ts';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 import { EventMarkets } from './EventMarkets.tsx';
+import { RulesText } from './RulesDiff.tsx';
 import { PanelLoading, PanelShell } from './PanelShell.tsx';
 import { EventStats } from './Stats.tsx';
 
@@ -29,6 +31,7 @@ export function EventPanel({ id }: { id: string }) {
           {title}
         </h2>
         <Star kind="event" id={e.id} label={title} size={18} />
+        <AlertButton subject={{ kind: 'event', id: e.id, title }} />
       </div>
       {e.tags?.length ? (
         <div className="tag-list">
@@ -61,7 +64,7 @@ export function EventPanel({ id }: { id: string }) {
       {e.description ? (
         <>
           <h3 className="detail-h">Description</h3>
-          <p className="detail-text prewrap">{e.description}</p>
+          <RulesText kind="event" id={e.id} text={e.description} />
         </>
       ) : null}
     </PanelShell>

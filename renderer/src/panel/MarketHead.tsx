@@ -1,5 +1,7 @@
-/** The market panel's heading: icon, question, star, and the event it belongs to. */
+/** The market panel's heading: icon, question, star, alert, and the event it belongs to. */
+import { AlertButton } from '../alerts/AlertButton.tsx';
 import type { Market } from '../api.ts';
+import { marketChance } from '../chance.ts';
 import { Icon } from '../components/Icon.tsx';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
@@ -16,6 +18,7 @@ export function MarketHead({ m }: { m: Market }) {
           {title}
         </h2>
         <Star kind="market" id={m.id} label={title} size={18} />
+        <AlertButton subject={{ kind: 'market', id: m.id, title, price: marketChance(m) }} />
       </div>
       {event ? (
         <p className="detail-event">

@@ -1,16 +1,20 @@
 /**
  * The price chart section: 1D / 1W / 1M / ALL over `markets.chart` (cached by react-query per
- * market and interval; the service keeps the last copy for offline use), with its age.
+ * market and interval; the service keeps the last copy for offline use), with its age. Where
+ * the upstream's history starts after the interval does (a young upstream series, or an old
+ * offline copy), the local history (`markets.history`) fills the start, dashed and noted.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChartInterval } from '../../../src/contract/desk-ops.ts';
 import { call } from '../api.ts';
 import { Segmented } from '../components/Segmented.tsx';
+import { fmtDateTime } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { Age } from './Age.tsx';
 import { ChartCanvas } from './ChartCanvas.tsx';
-import { alignHistories, hasHistory } from './chart-data.ts';
+import { alignHistories, INTERVAL_S, mergeLocalHistory } from './chart-data.ts';
+import './PriceChart.css';
 
 const INTERVALS = [
   ['1d', '1D'],
@@ -18,6 +22,22 @@ const INTERVALS = [
   ['1m', '1M'],
   ['all', 'ALL'],
 ] as const satisfies readonly (readonly [ChartInterval, string])[];
+
+/** The interval's local history (the first outcome's price), and the window it was read for. */
+function useLocalHistory(id: string, interval: ChartInterval) {
+  return useQuery({
+    queryKey: ['markets.history', { id, interval }],
+    queryFn: async () => {
+      const to = Math.floor(Date.now() / 1000);
+      const span = INTERVAL_S[interval];
+      const from = span === null ? null : to - span;
+      const h = await call('markets.history', { id, from: from ?? 0, to });
+      return { interval, from, to, points: h.points.map((p) => ({ t: p.t, price: p.price })) };
+    },
+    staleTime: 60_000,
+    retry: false,
+  });
+}
 
 export function PriceChart({ id }: { id: string }) {
   const [interval, setSpan] = useState<ChartInterval>('1d');
@@ -27,6 +47,7 @@ export function PriceChart({ id }: { id: string }) {
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
+  const local = useLocalHistory(id, interval);
   // When the upstream comes or goes, ask again: the answer's age (and staleness) changes.
   const { online } = useLive();
   const seen = useRef(online);
@@ -37,7 +58,15 @@ export function PriceChart({ id }: { id: string }) {
     void refetch();
   }, [online, refetch]);
   const chart = q.data?.id === id ? q.data : undefined;
-  const data = useMemo(() => (chart ? alignHistories(chart.outcomes) : undefined), [chart]);
+  const merged = useMemo(() => {
+    if (!chart) return undefined;
+    // The previous interval's chart stays while the new one loads: merged with its own window only.
+    const l = local.data?.interval === chart.interval ? local.data : undefined;
+    const m = mergeLocalHistory(chart.outcomes, l?.points ?? [], l?.from ?? null, l?.to ?? Math.floor(Date.now() / 1000));
+    const styles = m.dashed.map((dashed, i) => ({ dashed, colour: dashed ? i - chart.outcomes.length : i }));
+    return { ...m, data: alignHistories(m.series), styles };
+  }, [chart, local.data]);
+  const label = INTERVALS.find(([v]) => v === interval)?.[1];
   return (
     <section className="panel-section price-chart" aria-label="Price chart" data-testid="price-chart">
       <div className="panel-section-head">
@@ -46,14 +75,23 @@ export function PriceChart({ id }: { id: string }) {
         <span className="toolbar-spacer" />
         <Segmented label="Chart interval" options={INTERVALS} value={interval} onChange={setSpan} />
       </div>
-      {!chart ? (
+      {!chart || !merged ? (
         <p className="muted chart-message">{q.error ? `No price history: ${q.error.message}` : 'Loading price history…'}</p>
-      ) : !hasHistory(chart.outcomes) || !data ? (
+      ) : !merged.series.some((o) => o.history.length > 0) ? (
         <p className="muted chart-message" data-testid="chart-empty">
-          No price history for this {INTERVALS.find(([v]) => v === interval)?.[1]} interval yet.
+          No price history for this {label} interval yet.
         </p>
       ) : (
-        <ChartCanvas names={chart.outcomes.map((o) => o.name)} data={data} />
+        <>
+          <ChartCanvas names={merged.series.map((o) => o.name)} data={merged.data} styles={merged.styles} />
+          {merged.localBefore !== null || merged.localOnly ? (
+            <p className="muted chart-note" data-testid="chart-local-note">
+              {merged.localOnly
+                ? 'Dashed: local history only (the upstream has none for this interval).'
+                : `Dashed: local history before ${fmtDateTime(new Date(merged.localBefore! * 1000).toISOString())}.`}
+            </p>
+          ) : null}
+        </>
       )}
     </section>
   );

@@ -26,3 +26,63 @@ export function alignHistories(outcomes: readonly History[]): [number[], ...(num
 export function hasHistory(outcomes: readonly History[]): boolean {
   return outcomes.some((o) => o.history.length > 0);
 }
+
+/** Each interval's span in seconds; 'all' has none (all of the local history older than the upstream's). */
+export const INTERVAL_S = { '1d': 86_400, '1w': 7 * 86_400, '1m': 30 * 86_400, all: null } as const;
+
+/** A local snapshot (markets.history): the first outcome's price, 0..1. */
+export interface LocalPoint {
+  t: number;
+  price: number | null;
+}
+
+export interface MergedHistories {
+  /** The upstream's series, then one local series per outcome that has one (dashed). */
+  series: History[];
+  dashed: boolean[];
+  /** Where the upstream's series start (epoch seconds) when local history fills before it; null when nothing was filled. */
+  localBefore: number | null;
+  /** The upstream had no points at all: the chart is local history only. */
+  localOnly: boolean;
+}
+
+/**
+ * Fills the part of the interval the upstream's `/prices-history` does not reach (a short
+ * upstream history, or an offline copy from a while back) from the local history: points in
+ * [from, upstream start), the value in force at `from` moved to `from`. Local history is the
+ * first outcome's price; a binary market's second outcome is 1 - p, other outcomes get none.
+ * Each local series ends at its outcome's first upstream point, so the dashed part meets the
+ * line. Filled only when the gap is worth seeing: more than 1/24 of the interval (an hour for 'all').
+ */
+export function mergeLocalHistory(
+  upstream: readonly History[],
+  local: readonly LocalPoint[],
+  from: number | null,
+  to: number,
+): MergedHistories {
+  const firsts = upstream.map((o) => o.history[0]?.t).filter((t): t is number => t !== undefined);
+  const start = firsts.length > 0 ? Math.min(...firsts) : to + 1;
+  const span = from === null ? null : to - from;
+  const gap = span === null ? 3600 : span / 24;
+  const lo = from ?? Number.NEGATIVE_INFINITY;
+  const known = local.filter((p): p is { t: number; price: number } => p.price !== null && Number.isFinite(p.price));
+  const fill = known.filter((p, i) => p.t < start && (p.t >= lo || known[i + 1] === undefined || known[i + 1]!.t >= lo));
+  const noFill: MergedHistories = { series: [...upstream], dashed: upstream.map(() => false), localBefore: null, localOnly: false };
+  if (fill.length === 0 || start - Math.max(lo, fill[0]!.t) <= gap) return noFill;
+  const points = fill.map((p) => ({ t: Math.max(p.t, lo), p: p.price }));
+  const binary = upstream.length === 2;
+  const locals: History[] = [];
+  upstream.forEach((o, i) => {
+    if (i > 1 || (i === 1 && !binary)) return;
+    const history = points.map((q) => ({ t: q.t, p: i === 0 ? q.p : Math.round((1 - q.p) * 1e4) / 1e4 }));
+    const join = o.history[0];
+    if (join && join.t > history.at(-1)!.t) history.push(join);
+    locals.push({ name: `${o.name} · local`, history });
+  });
+  return {
+    series: [...upstream, ...locals],
+    dashed: [...upstream.map(() => false), ...locals.map(() => true)],
+    localBefore: firsts.length > 0 ? start : null,
+    localOnly: firsts.length === 0,
+  };
+}

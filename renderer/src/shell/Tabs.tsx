@@ -1,4 +1,5 @@
-/** The header's tabs, in shortcut order (Alt+1 … Alt+6, see useShortcuts.ts). */
+/** The header's tabs, in shortcut order (Alt+1 … Alt+8, see useShortcuts.ts). */
+import { UnseenBadge } from '../alerts/AlertsProvider.tsx';
 import { useNav } from '../nav.tsx';
 import { TABS, type Tab, useUi } from '../ui-state.tsx';
 
@@ -9,6 +10,8 @@ export const TAB_LABEL: Record<Tab, string> = {
   search: 'Search',
   orders: 'Orders',
   leaderboard: 'Leaderboard',
+  alerts: 'Alerts',
+  since: 'Since',
 };
 
 export function Tabs() {
@@ -25,10 +28,11 @@ export function Tabs() {
           aria-selected={ui.tab === t}
           aria-controls="view"
           className={`tab${ui.tab === t ? ' selected' : ''}`}
-          title={`${TAB_LABEL[t]} (Alt+${i + 1})`}
+          title={`${t === 'since' ? 'Since you last looked' : TAB_LABEL[t]} (Alt+${i + 1})`}
           onClick={() => nav.showTab(t)}
         >
           {TAB_LABEL[t]}
+          {t === 'alerts' ? <UnseenBadge /> : null}
         </button>
       ))}
     </div>

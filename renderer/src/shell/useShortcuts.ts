@@ -1,5 +1,5 @@
 /**
- * The global keys: Ctrl/⌘+K focuses the search box, Alt+1 … Alt+6 pick a tab (Alt+4, Search,
+ * The global keys: Ctrl/⌘+K focuses the search box, Alt+1 … Alt+8 pick a tab (Alt+4, Search,
  * also focuses the box), Esc closes the side panel or clears the search.
  */
 import { type RefObject, useEffect } from 'react';
@@ -16,7 +16,7 @@ export function useShortcuts(searchRef: RefObject<HTMLInputElement | null>): voi
         searchRef.current?.select();
         return;
       }
-      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-6]$/.test(e.key)) {
+      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-9]$/.test(e.key) && Number(e.key) <= TABS.length) {
         e.preventDefault();
         const tab = TABS[Number(e.key) - 1]!;
         nav.showTab(tab);

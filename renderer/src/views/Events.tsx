@@ -1,11 +1,12 @@
 /**
- * The events grid: a catalog view over `events.list` (catalog/event-columns.tsx); opening an
- * event lists its markets in the detail panel.
+ * The events grid: a catalog view over `events.list` (catalog/event-columns.tsx) under the saved
+ * event screens' tabs; opening an event lists its markets in the detail panel.
  */
 import { api, call, type Event } from '../api.ts';
 import { EVENT_COLUMNS } from '../catalog/event-columns.tsx';
 import { prepareRows } from '../grid/DataGrid.tsx';
-import { CatalogView, type CatalogConfig } from './Catalog.tsx';
+import type { CatalogConfig } from './Catalog.tsx';
+import { ScreenedCatalog } from './ScreenedCatalog.tsx';
 
 export { EVENT_COLUMNS };
 
@@ -29,5 +30,5 @@ export const EVENTS: CatalogConfig<Event> = {
 };
 
 export function EventsView() {
-  return <CatalogView config={EVENTS} />;
+  return <ScreenedCatalog kind="events" config={EVENTS} />;
 }

@@ -3,14 +3,12 @@
  * (catalog/market-columns.tsx). Placeholder markets (no prices, e.g. "Person A") are hidden
  * as their block arrives, with a note: the service has no filter for them.
  */
-import { useState } from 'react';
-import type { Screen } from '../../../src/contract/screens-ops.ts';
 import { api, call, type Market } from '../api.ts';
 import { MARKET_COLUMNS, gridMarket } from '../catalog/market-columns.tsx';
 import { isPlaceholder } from '../chance.ts';
-import { ScreenTabs, useScreenFreshness } from '../catalog/ScreenTabs.tsx';
 import { prepareRows } from '../grid/DataGrid.tsx';
-import { CatalogView, type CatalogConfig } from './Catalog.tsx';
+import type { CatalogConfig } from './Catalog.tsx';
+import { ScreenedCatalog } from './ScreenedCatalog.tsx';
 
 export { MARKET_COLUMNS };
 
@@ -34,14 +32,7 @@ export const MARKETS: CatalogConfig<Market> = {
   rowTestId: 'market-row',
 };
 
-/** The grid under the saved screens' tabs: a tab adds its screen's parameters to the grid's. */
+/** The grid under the saved market screens' tabs. */
 export function MarketsView() {
-  const [screen, setScreen] = useState<Screen | null>(null);
-  useScreenFreshness('markets', screen);
-  return (
-    <div className="screens-view">
-      <ScreenTabs kind="markets" selected={screen} onSelect={setScreen} />
-      <CatalogView config={MARKETS} {...(screen ? { screen: screen.params } : {})} />
-    </div>
-  );
+  return <ScreenedCatalog kind="markets" config={MARKETS} />;
 }

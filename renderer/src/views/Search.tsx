@@ -6,6 +6,7 @@
  */
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
+import { AlertButton } from '../alerts/AlertButton.tsx';
 import { api, type SearchEvent, type SearchResult } from '../api.ts';
 import { OutcomeBox, StatusBadge } from '../components/cells.tsx';
 import { rankMarkets } from '../chance.ts';
@@ -99,6 +100,7 @@ export function SearchView() {
         </span>
         {total !== undefined && term !== '' ? <span className="muted">{fmtInt(total)} matching events</span> : null}
         {search.isFetching ? <span className="spinner" role="status" aria-label="Searching" /> : null}
+        {term !== '' ? <AlertButton subject={{ kind: 'search', q: term }} text="Alert on new matches" /> : null}
         <span className="toolbar-spacer" />
         <span className="muted kbd-hint">
           <kbd>Ctrl</kbd>+<kbd>K</kbd> to search

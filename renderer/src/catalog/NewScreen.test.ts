@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { eventScreenParams, marketScreenParams } from '../../../src/contract/screen-params.ts';
+import { FIELDS, screenParams } from './NewScreen.tsx';
+
+const filled = {
+  name: 'x',
+  chanceMin: '20',
+  chanceMax: '80',
+  volumeMin: ' 1000 ',
+  volume24Min: '',
+  liquidityMin: '50',
+  endsDays: '7',
+  endAfter: '2026-12-01',
+  endBefore: '2026-12-31',
+  tags: 'politics, elections',
+  notTags: ' , ',
+  text: ' fed rate ',
+  watchlist: 'on',
+  orders: '',
+};
+
+describe('the new-screen form as screen params', () => {
+  it('markets: every filled field, scaled (percent to 0..1, days to hours), empty ones left out', () => {
+    expect(screenParams(filled, 'markets')).toEqual({
+      md_chance_min: '0.2',
+      md_chance_max: '0.8',
+      md_volume_min: '1000',
+      md_liquidity_min: '50',
+      md_ends_within_hours: '168',
+      md_end_after: '2026-12-01',
+      md_end_before: '2026-12-31',
+      md_tag: ['politics', 'elections'],
+      md_q: 'fed rate',
+      md_watchlist: true,
+    });
+  });
+
+  it('events: the same without the chance (events have none)', () => {
+    const p = screenParams(filled, 'events');
+    expect(Object.keys(p).filter((k) => k.startsWith('md_chance'))).toEqual([]);
+    expect(p['md_liquidity_min']).toBe('50');
+    expect(p['md_q']).toBe('fed rate');
+  });
+
+  it('every field is a parameter its listings take', () => {
+    for (const f of FIELDS) {
+      expect(f.param in marketScreenParams, f.param).toBe(true);
+      if (!f.markets) expect(f.param in eventScreenParams, f.param).toBe(true);
+    }
+  });
+});

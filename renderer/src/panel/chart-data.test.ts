@@ -1,0 +1,105 @@
+/**
+ * The panel chart's merge of the upstream's price history with the local one (chart-data.ts):
+ * local points fill only the part of the interval the upstream does not reach, a binary
+ * market's second outcome is 1 - p, the dashed part meets the line, and a short gap is left alone.
+ */
+import { describe, expect, it } from 'vitest';
+import { alignHistories, mergeLocalHistory } from './chart-data.ts';
+
+const DAY = 86_400;
+const to = 100 * DAY;
+const from = to - 7 * DAY;
+const up = (t0: number) => [
+  {
+    name: 'Yes',
+    history: [
+      { t: t0, p: 0.6 },
+      { t: to, p: 0.65 },
+    ],
+  },
+  {
+    name: 'No',
+    history: [
+      { t: t0, p: 0.4 },
+      { t: to, p: 0.35 },
+    ],
+  },
+];
+
+describe('mergeLocalHistory', () => {
+  it('fills before a late upstream start from local history, seeded at the interval start', () => {
+    const start = to - 2 * DAY;
+    const local = [
+      { t: from - DAY, price: 0.3 },
+      { t: from + DAY, price: 0.5 },
+      { t: start - 10, price: 0.58 },
+      // After the upstream start: the upstream's own points count there.
+      { t: start + 10, price: 0.99 },
+    ];
+    const m = mergeLocalHistory(up(start), local, from, to);
+    expect(m.localBefore).toBe(start);
+    expect(m.localOnly).toBe(false);
+    expect(m.dashed).toEqual([false, false, true, true]);
+    expect(m.series[2]).toEqual({
+      name: 'Yes · local',
+      history: [
+        { t: from, p: 0.3 },
+        { t: from + DAY, p: 0.5 },
+        { t: start - 10, p: 0.58 },
+        { t: start, p: 0.6 },
+      ],
+    });
+    expect(m.series[3]!.history.map((h) => h.p)).toEqual([0.7, 0.5, 0.42, 0.4]);
+    // The aligned data keeps one x array for all four series.
+    const [xs, ...ys] = alignHistories(m.series);
+    expect(ys).toHaveLength(4);
+    expect(xs[0]).toBe(from);
+  });
+
+  it('leaves a chart alone when the upstream covers the interval, or the gap is small', () => {
+    const local = [{ t: from - DAY, price: 0.3 }];
+    expect(mergeLocalHistory(up(from + 60), local, from, to)).toMatchObject({ localBefore: null, dashed: [false, false] });
+    expect(mergeLocalHistory(up(from + 3 * 3600), local, from, to).localBefore).toBeNull();
+    expect(mergeLocalHistory(up(from + 12 * 3600), local, from, to).localBefore).toBe(from + 12 * 3600);
+  });
+
+  it('charts local history alone when the upstream has none, and only the first outcome of a multi-outcome market', () => {
+    const empty = [
+      { name: 'A', history: [] },
+      { name: 'B', history: [] },
+      { name: 'C', history: [] },
+    ];
+    const m = mergeLocalHistory(
+      empty,
+      [
+        { t: from + DAY, price: 0.2 },
+        { t: from + 2 * DAY, price: 0.25 },
+      ],
+      from,
+      to,
+    );
+    expect(m).toMatchObject({ localOnly: true, localBefore: null, dashed: [false, false, false, true] });
+    expect(m.series[3]).toEqual({
+      name: 'A · local',
+      history: [
+        { t: from + DAY, p: 0.2 },
+        { t: from + 2 * DAY, p: 0.25 },
+      ],
+    });
+  });
+
+  it("takes all of the local history older than the upstream's for 'all'", () => {
+    const start = to - 2 * DAY;
+    const m = mergeLocalHistory(
+      up(start),
+      [
+        { t: 5 * DAY, price: 0.1 },
+        { t: start - 7200, price: 0.2 },
+      ],
+      null,
+      to,
+    );
+    expect(m.series[2]!.history.map((h) => h.t)).toEqual([5 * DAY, start - 7200, start]);
+    expect(mergeLocalHistory(up(start), [{ t: start - 600, price: 0.2 }], null, to).localBefore).toBeNull();
+  });
+});
