@@ -40,18 +40,32 @@ function batch(n: number, size: number, edit = '') {
 }
 
 // A 1 MiB page cache: pages spill to disk in the middle of transactions, so kills land among file writes, not only between them.
-const open = () => CatalogStore.open({ dataDir: dir, cacheMiB: 1 });
+// Groups of 3 batches per COMMIT in bulk mode, so kills land between group commits, not only after the last.
+const open = () => CatalogStore.open({ dataDir: dir, cacheMiB: 1, bulkGroup: 3 });
 
 async function writeBatches(bulk: boolean): Promise<void> {
   const [first, count, size] = args.map(Number) as [number, number, number];
   const store = await open();
   if (bulk && store.reader.counts().markets > 0) throw new Error('bulk mode needs an empty cache');
   say('open');
+  // A bulk load commits batches in groups (Statements.beginGroup): a batch must survive once a COMMIT
+  // after it returned, so each COMMIT names every batch written before it.
+  let written = first - 1;
+  let said = first - 1;
+  const writes = store.statements.writes;
+  store.statements.writes = {
+    committed() {
+      writes?.committed();
+      for (; said < written; said++) say(`committed ${said + 1}`);
+    },
+    failed: (e) => writes?.failed(e),
+  };
   const write = async () => {
     for (let n = first; n < first + count; n++) {
       const again = !bulk && n > first ? batch(n - 1, size, ' (updated)') : [];
+      // Batch n is in the COMMIT that apply makes (its own, or its group's).
+      written = n;
       store.apply({ markets: [...batch(n, size), ...again] });
-      say(`committed ${n}`);
       // A turn of the loop between batches, as the sync has.
       await new Promise((r) => setImmediate(r));
     }

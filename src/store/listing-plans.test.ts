@@ -119,6 +119,8 @@ const FILTERS: Raw[] = [
   { closed: 'false' },
   { closed: 'true' },
   { active: 'true' },
+  { active: 'false' },
+  { active: 'false', archived: 'false' },
   { active: 'true', closed: 'false' },
   { active: 'false', closed: 'false' },
   { active: 'true', closed: 'false', archived: 'false' },
@@ -151,7 +153,8 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
   const planOf = (raw: Raw): string => {
     const seen: [string, unknown[]][] = [];
     st.trace = (sql, bind) => {
-      if (sql.startsWith(`SELECT ${alias}.id FROM ${table} ${alias}`)) seen.push([sql, bind]);
+      // The page's ids: one SELECT, or a closed-split page's arms in one UNION ALL.
+      if (sql.startsWith(`SELECT ${alias}.id FROM ${table} ${alias}`) || sql.includes(' UNION ALL ')) seen.push([sql, bind]);
     };
     list({ limit: '20', ...raw });
     st.trace = undefined;
@@ -241,6 +244,23 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
             );
             expect(plan, order).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
           }
+        }
+      });
+
+      it('reads active= or archived= without closed, sorted, as a merge of closed arms, each from a (closed, ...) index', () => {
+        const cases: [Raw, string][] = [
+          [{ active: 'false', order: 'volume24hr', ascending: 'false' }, `${table}_closed_active_volume24hr`],
+          [{ active: 'true', order: 'endDate', ascending: 'true' }, `${table}_closed_active_end`],
+          [{ active: 'false', order: table === 'markets' ? 'question' : 'title', ascending: 'false' }, `${table}_status_`],
+          [{ archived: 'false', order: 'liquidity', ascending: 'false' }, `${table}_status_liquidity`],
+          [{ active: 'true', archived: 'false', order: 'volume', ascending: 'false' }, `${table}_status_volume`],
+        ];
+        for (const [raw, index] of cases) {
+          const plan = planOf({ ...raw, offset: '5000' });
+          expect(plan, JSON.stringify(raw)).toMatch(/MERGE \(UNION ALL\)/);
+          const reads = plan.split(' | ').filter((step) => /^(SEARCH|SCAN) /.test(step));
+          expect(reads, JSON.stringify(raw)).toHaveLength(3);
+          for (const step of reads) expect(step, JSON.stringify(raw)).toMatch(new RegExp(`^SEARCH ${alias} USING COVERING INDEX ${index}`));
         }
       });
 

@@ -15,6 +15,8 @@ export class Statements {
   /** Told of each write that reached the file (a COMMIT, or a statement outside a transaction), and of each that failed. */
   writes: { committed(): void; failed(e: unknown): void } | undefined;
   private depth = 0;
+  /** Set by beginGroup: transactions are savepoints of one transaction that commits every `every` of them. */
+  private grouping: { every: number; pending: number; open: boolean } | undefined;
 
   constructor(readonly db: Database) {}
 
@@ -67,7 +69,72 @@ export class Statements {
     } finally {
       st.reset();
     }
-    if (this.depth === 0) this.writes?.committed();
+    // Inside an open group the statement is written at the group's COMMIT.
+    if (this.depth === 0 && !this.grouping?.open) this.writes?.committed();
+  }
+
+  /**
+   * Group commit, for a bulk load into an empty cache: from now until endGroup, each transaction()
+   * is a savepoint (still all or nothing) of one transaction that commits every `every` of them.
+   * A COMMIT per page of 100 markets writes the pages every batch shares (link tables, the search
+   * index's segments, the tree's inner pages) to the WAL again each time; a kill loses at most the
+   * open group, which a cut-short first load reads again anyway.
+   */
+  beginGroup(every: number): void {
+    this.grouping = { every, pending: 0, open: false };
+  }
+
+  /** Commits what the group holds and goes back to one COMMIT per transaction. */
+  endGroup(): void {
+    const g = this.grouping;
+    if (g?.open) this.commitGroup(g);
+    this.grouping = undefined;
+  }
+
+  private commitGroup(g: { pending: number; open: boolean }): void {
+    g.pending = 0;
+    g.open = false;
+    try {
+      this.db.exec('COMMIT');
+    } catch (e) {
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // A failed COMMIT rolled back already.
+      }
+      this.writes?.failed(e);
+      throw e;
+    }
+    this.writes?.committed();
+  }
+
+  private groupedTransaction<T>(g: { every: number; pending: number; open: boolean }, fn: () => T): T {
+    if (!g.open) {
+      this.db.exec('BEGIN');
+      g.open = true;
+    }
+    this.db.exec('SAVEPOINT batch');
+    this.depth++;
+    let out: T;
+    try {
+      out = fn();
+      this.depth--;
+      this.db.exec('RELEASE batch');
+    } catch (e) {
+      if (this.depth > 0) this.depth--;
+      try {
+        this.db.exec('ROLLBACK TO batch');
+        this.db.exec('RELEASE batch');
+      } catch {
+        // SQLite rolled the whole transaction back (SQLITE_FULL, SQLITE_IOERR): the group is gone.
+        g.open = false;
+        g.pending = 0;
+      }
+      this.writes?.failed(e);
+      throw e;
+    }
+    if (++g.pending >= g.every) this.commitGroup(g);
+    return out;
   }
 
   /**
@@ -76,6 +143,7 @@ export class Statements {
    * state before the transaction.
    */
   transaction<T>(fn: () => T): T {
+    if (this.grouping && this.depth === 0) return this.groupedTransaction(this.grouping, fn);
     this.db.exec('BEGIN');
     this.depth++;
     let out: T;
