@@ -336,7 +336,8 @@ export class CatalogReader {
     this.statusFilters(q, 'm', p, indexed);
     // First: a bad range is a 400 whatever else the query holds.
     if (!marketScreenTerms(q, p, this.scope, this.tagLookup('markets', 'm', wanted))) return { ...q, empty: true };
-    const index = screenIndex('markets', p);
+    // Given ids are read by their key: the screen index would be walked whole to find them.
+    const index = p.id === undefined ? screenIndex('markets', p) : undefined;
     if (index) q.index = index;
     const tagId = this.tagId(p);
     if (tagId === null) return { ...q, empty: true };
@@ -589,7 +590,8 @@ export class CatalogReader {
     const q: Query = { where: [], bind: [] };
     this.statusFilters(q, 'e', p, indexed);
     if (!eventScreenTerms(q, p, this.scope, this.tagLookup('events', 'e', wanted))) return { ...q, empty: true };
-    const index = screenIndex('events', p);
+    // Given ids are read by their key: the screen index would be walked whole to find them.
+    const index = p.id === undefined ? screenIndex('events', p) : undefined;
     if (index) q.index = index;
     const tagId = this.tagId(p);
     if (tagId === null) return { ...q, empty: true };
