@@ -5,7 +5,7 @@
  * the file follows memory a write behind at most; `flush()` waits until it has caught up.
  */
 import type { Logger } from '../logger.ts';
-import { writeAtomic } from './json-file.ts';
+import { writeJsonAtomic } from '../store/json-list-file.ts';
 
 export class CoalescedWriter {
   private dirty = false;
@@ -36,7 +36,7 @@ export class CoalescedWriter {
     while (this.dirty) {
       this.dirty = false;
       try {
-        await writeAtomic(file, this.body());
+        await writeJsonAtomic(file, this.body());
       } catch (e) {
         // Memory stays right; the next change writes again.
         this.log.warn(`could not write ${file}: ${(e as Error).message}`);

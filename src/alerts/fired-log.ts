@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { FiredAlert, FiredPage } from '../contract/alerts-ops.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import { CoalescedWriter } from './coalesced-writer.ts';
-import { readList } from './json-file.ts';
+import { readJsonList } from '../store/json-list-file.ts';
 
 export const FIRED_FILE = 'alerts-fired.json';
 export const MAX_FIRED = 2_000;
@@ -37,7 +37,7 @@ export class FiredLog {
     const max = opts.max ?? MAX_FIRED;
     if (opts.dataDir === undefined) return new FiredLog(undefined, [], log, max);
     const file = path.join(opts.dataDir, FIRED_FILE);
-    return new FiredLog(file, await readList(file, 'fired', isFired, log, opts.now ?? Date.now), log, max);
+    return new FiredLog(file, await readJsonList(file, 'fired', isFired, 'an alerts log', { log, now: opts.now ?? Date.now }), log, max);
   }
 
   /** Adds firings (oldest first, as they happened); the oldest past the cap are dropped. */

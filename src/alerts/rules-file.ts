@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ALERT_KINDS, type AlertRule } from '../contract/alerts-ops.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import { CoalescedWriter } from './coalesced-writer.ts';
-import { readList } from './json-file.ts';
+import { readJsonList } from '../store/json-list-file.ts';
 
 export const RULES_FILE = 'alerts.json';
 /** More would be a script gone wrong, not a trader's alerts. */
@@ -72,7 +72,11 @@ export class AlertRulesFile {
     const log = opts.log ?? silentLogger;
     if (opts.dataDir === undefined) return new AlertRulesFile(undefined, [], log);
     const file = path.join(opts.dataDir, RULES_FILE);
-    return new AlertRulesFile(file, await readList(file, 'rules', isRule, log, opts.now ?? Date.now), log);
+    return new AlertRulesFile(
+      file,
+      await readJsonList(file, 'rules', isRule, 'an alert rules file', { log, now: opts.now ?? Date.now }),
+      log,
+    );
   }
 
   /** The live rules (evaluation changes their state in place, then calls changed()). */

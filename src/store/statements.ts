@@ -113,27 +113,34 @@ export class Statements {
       this.db.exec('BEGIN');
       g.open = true;
     }
-    this.db.exec('SAVEPOINT batch');
+    const out = this.atomic(fn, 'SAVEPOINT batch', 'RELEASE batch', 'ROLLBACK TO batch; RELEASE batch', () => {
+      // SQLite rolled the whole transaction back (SQLITE_FULL, SQLITE_IOERR): the group is gone.
+      g.open = false;
+      g.pending = 0;
+    });
+    if (++g.pending >= g.every) this.commitGroup(g);
+    return out;
+  }
+
+  /** fn between `begin` and `end`; on error `undo`, or `undone` when there is nothing left to undo. */
+  private atomic<T>(fn: () => T, begin: string, end: string, undo: string, undone: () => void): T {
+    this.db.exec(begin);
     this.depth++;
     let out: T;
     try {
       out = fn();
       this.depth--;
-      this.db.exec('RELEASE batch');
+      this.db.exec(end);
     } catch (e) {
       if (this.depth > 0) this.depth--;
       try {
-        this.db.exec('ROLLBACK TO batch');
-        this.db.exec('RELEASE batch');
+        this.db.exec(undo);
       } catch {
-        // SQLite rolled the whole transaction back (SQLITE_FULL, SQLITE_IOERR): the group is gone.
-        g.open = false;
-        g.pending = 0;
+        undone();
       }
       this.writes?.failed(e);
       throw e;
     }
-    if (++g.pending >= g.every) this.commitGroup(g);
     return out;
   }
 
@@ -144,23 +151,8 @@ export class Statements {
    */
   transaction<T>(fn: () => T): T {
     if (this.grouping && this.depth === 0) return this.groupedTransaction(this.grouping, fn);
-    this.db.exec('BEGIN');
-    this.depth++;
-    let out: T;
-    try {
-      out = fn();
-      this.depth--;
-      this.db.exec('COMMIT');
-    } catch (e) {
-      if (this.depth > 0) this.depth--;
-      try {
-        this.db.exec('ROLLBACK');
-      } catch {
-        // A failed COMMIT (SQLITE_FULL, SQLITE_IOERR) rolled back already: no transaction is left.
-      }
-      this.writes?.failed(e);
-      throw e;
-    }
+    // A failed COMMIT (SQLITE_FULL, SQLITE_IOERR) rolled back already: no transaction is left to undo.
+    const out = this.atomic(fn, 'BEGIN', 'COMMIT', 'ROLLBACK', () => undefined);
     this.writes?.committed();
     return out;
   }
