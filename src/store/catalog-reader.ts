@@ -504,7 +504,9 @@ export class CatalogReader {
       return ids(undefined, `${order}, $id ${dir}`, limit, offset);
     }
     if (c === idCol || !ascending) return ids(undefined, `$k ${dir}, $id ${dir}`, limit, offset);
-    const first = ids(`${c} IS NOT NULL`, '$k ASC, $id ASC', limit, offset);
+    // `+`: the test must not pick the key's own index as a range (key > NULL) over the status index, which
+    // reads a row per entry for its status: `closed=true` by 24h volume ascending, 400 ms at 100k with no match.
+    const first = ids(`+${c} IS NOT NULL`, '$k ASC, $id ASC', limit, offset);
     if (first.length === limit) return first;
     let nullOffset = 0;
     if (first.length === 0 && offset > 0) {

@@ -264,6 +264,15 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
         }
       });
 
+      it('sorts ascending with closed= on the (closed, key, status) index, never a range of the key alone', () => {
+        for (const order of ['volume24hr', 'liquidity', 'endDate']) {
+          for (const closed of ['true', 'false']) {
+            const plan = planOf({ closed, order, ascending: 'true' });
+            expect(plan, `${order} closed=${closed}`).toMatch(new RegExp(`COVERING INDEX ${table}_status_\\w+ \\(closed=\\?\\)`));
+          }
+        }
+      });
+
       it('keeps archived=false with them on the (closed, key, active, archived) index, which holds all three', () => {
         const plan = planOf({ active: 'true', closed: 'false', archived: 'false', order: 'volume24hr', ascending: 'false' });
         expect(plan).toMatch(new RegExp(`COVERING INDEX ${table}_status_volume24hr \\(closed=\\?\\)`));
