@@ -25,22 +25,13 @@ import type { Screen } from '../src/contract/index.ts';
 import { ScreensFile } from '../src/store/screens-file.ts';
 import type { GammaMarket } from '../src/upstream/gamma-types.ts';
 import { percentile, table } from './lib.ts';
+// Seeded, so runs compare.
+import { mulberry32 as rng } from '../src/fake-upstream/prng.ts';
 
 const ROUNDS = Number(process.env['ALERTS_BENCH_ROUNDS'] ?? 40);
 const WARMUP_ROUNDS = 3;
 const PAGE = 100;
 const WORDS_WANTED = 10;
-
-/** A small seeded PRNG (mulberry32), so runs compare. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const r2 = (x: number) => Math.round(x * 100) / 100;

@@ -20,6 +20,8 @@ import { createSyntheticCatalog, mutate, startFakeUpstream } from '../src/fake-u
 import { startService, type Service } from '../src/service/service.ts';
 import type { GammaMarket } from '../src/upstream/gamma-types.ts';
 import { measure, table } from './lib.ts';
+// Seeded, so runs compare.
+import { mulberry32 as rng } from '../src/fake-upstream/prng.ts';
 
 const DAYS = Number(process.env['HISTORY_BENCH_DAYS'] ?? 30);
 const STEP_S = 60 * 60;
@@ -27,17 +29,6 @@ const HOT = 3_000;
 const PER_STEP = 300;
 const SYNC_MARKETS = 2_000;
 const PAGE = 100;
-
-/** A small seeded PRNG (mulberry32), so runs compare. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Hot {
   base: GammaMarket;
