@@ -9,6 +9,8 @@
  * no retry and only the request's deadline (`deadlineMs`) bounds how long it keeps waiting.
  */
 
+import { attemptSignal } from './attempt-signal.ts';
+
 export type UpstreamHost = 'gamma' | 'clob' | 'data';
 /**
  * The send gate's hosts: the three APIs, and 'images', the arbitrary CDN hosts that market and
@@ -266,9 +268,9 @@ export class UpstreamClient {
     this.stats.requests++;
     this.stats.inFlight++;
     let outcome: AttemptOutcome = { kind: 'aborted' };
+    const wire = attemptSignal(opts.timeoutMs, signal);
     try {
-      const timeout = AbortSignal.timeout(opts.timeoutMs);
-      const res = await fetch(u, { headers: { accept: opts.accept }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      const res = await fetch(u, { headers: { accept: opts.accept }, signal: wire.signal });
       if (!res.ok) {
         await res.body?.cancel().catch(() => {});
         if (res.status === 429) outcome = { kind: 'throttled', retryAfterMs: retryAfterMs(res.headers.get('retry-after')) };
@@ -287,6 +289,7 @@ export class UpstreamClient {
       const reason = (e as Error).name === 'TimeoutError' ? 'timeout' : `network error (${(e as Error).message})`;
       throw new UpstreamError(`image ${u.host} failed: ${reason}`, null);
     } finally {
+      wire.done();
       this.stats.inFlight--;
       release?.(outcome);
     }
@@ -311,15 +314,14 @@ export class UpstreamClient {
       /** A 429 with Retry-After: the upstream said when to come back, so no retry is spent. */
       let paced = false;
       let outcome: AttemptOutcome = { kind: 'aborted' };
+      const wire = attemptSignal(this.opts.timeoutMs, opts.signal);
       try {
         const body = opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
         const res = await fetch(url, {
           method: opts.method ?? 'GET',
           headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
           ...(body !== undefined ? { body } : {}),
-          signal: opts.signal
-            ? AbortSignal.any([opts.signal, AbortSignal.timeout(this.opts.timeoutMs)])
-            : AbortSignal.timeout(this.opts.timeoutMs),
+          signal: wire.signal,
         });
         if (res.ok) {
           // Reading the body can still fail when the connection drops mid-response.
@@ -353,6 +355,7 @@ export class UpstreamClient {
         if (opts.retry === 'throttled') throw new UpstreamError(`${host} ${path} failed: ${reason}`, null);
         wait = this.backoff(failures);
       } finally {
+        wire.done();
         release?.(outcome);
       }
       if (!paced && failures++ >= this.opts.maxRetries) {
