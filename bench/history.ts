@@ -11,7 +11,7 @@
  *   clock follows the simulation, so snapshots, moves and thinning behave as over 30 days;
  * - the cache's growth, the history tables' share of the file, bytes per market per day;
  * - `/changes` since 24 h (filters and pages varied: nothing is cached) and
- *   `/markets/{id}/history` for 7 days, p99 over HTTP.
+ *   `/markets/{id}/history` for 7 days, p99 over HTTP from a `serve --offline` process on the result.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +19,7 @@ import path from 'node:path';
 import { createSyntheticCatalog, mutate, startFakeUpstream } from '../src/fake-upstream/index.ts';
 import { startService, type Service } from '../src/service/service.ts';
 import type { GammaMarket } from '../src/upstream/gamma-types.ts';
-import { measure, table } from './lib.ts';
+import { cliProcess, measure, type Proc, table } from './lib.ts';
 // Seeded, so runs compare.
 import { mulberry32 as rng } from '../src/fake-upstream/prng.ts';
 
@@ -81,6 +81,8 @@ export async function benchHistory(cacheDir: string, markets: number): Promise<{
   const fake = await startFakeUpstream({ catalog: createSyntheticCatalog({ markets, seed: 1 }) });
   const urls = { gamma: fake.url, clob: fake.url, data: fake.url };
   const s = await startService({ urls, dataDir: dir, basePort: 0, clobPort: 0, webRoot: web });
+  let serviceOpen = true;
+  let serve: Proc | undefined;
   try {
     const st = s.store.statements;
     let clock = Date.now();
@@ -176,16 +178,23 @@ export async function benchHistory(cacheDir: string, markets: number): Promise<{
     const catalogMarkets = Number(st.value('SELECT count(*) FROM markets'));
     const changes24 = Number(st.value('SELECT count(*) FROM changes WHERE at >= ?', [Math.floor(clock / 1000) - 86_400]));
 
-    // ---- reads over HTTP: the handlers' default windows use the wall clock, so ask with explicit times ----
+    // ---- reads over HTTP from a `serve --offline` of its own on the cache just written, as the other
+    // read benches measure: this process's heap (the fake catalog, the simulation) would put its
+    // collections into the service's tail. The handlers' default windows use the wall clock, so ask
+    // with explicit times.
+    await s.close();
+    serviceOpen = false;
+    serve = cliProcess(['serve', '--offline', '--no-limits', '--data-dir', dir, '--base-port', '0', '--clob-port', '0']);
+    const baseUrl = (await serve.waitFor(/base: (http:\/\/\S+)/))[1]!;
     const nowS = Math.floor(clock / 1000);
     const kinds = ['', '&kind=price_move', '&kind=new_market,rule_edit', '&kind=liquidity_move,price_move,closed'];
     let q = 0;
     const changesLat = await measure(
-      () => `${s.baseUrl}/changes?since=${nowS - 86_400}${kinds[q % 4]}&limit=50&offset=${(q++ % 2) * 50}`,
+      () => `${baseUrl}/changes?since=${nowS - 86_400}${kinds[q % 4]}&limit=50&offset=${(q++ % 2) * 50}`,
       500,
     );
     const histLat = await measure(
-      () => `${s.baseUrl}/markets/${String(hot[Math.floor(random() * hot.length)]!.base.id)}/history?from=${nowS - 7 * 86_400}&to=${nowS}`,
+      () => `${baseUrl}/markets/${String(hot[Math.floor(random() * hot.length)]!.base.id)}/history?from=${nowS - 7 * 86_400}&to=${nowS}`,
       1000,
     );
 
@@ -250,7 +259,8 @@ export async function benchHistory(cacheDir: string, markets: number): Promise<{
     ];
     return { results, report };
   } finally {
-    await s.close();
+    await serve?.stop();
+    if (serviceOpen) await s.close();
     await fake.close();
     rmSync(dir, { recursive: true, force: true });
     rmSync(web, { recursive: true, force: true });

@@ -67,11 +67,21 @@ try {
     const secs = (performance.now() - t0) / 1000;
     if (code !== 0) throw new Error(`sync failed: ${sync.output()}`);
     const m = /synced (\d+) markets, (\d+) events.*peak RSS (\d+) MiB/.exec(sync.output());
+    // The bulk load's finishing steps, as the store logs them (catalog-store.ts bulkLoad).
+    const phases = /bulk load: (.*)/.exec(sync.output())?.[1] ?? null;
+    if (phases) console.log(`sync: ${phases}`);
     await fake.stop();
     rmSync(cacheDir, { recursive: true, force: true });
     renameSync(runDir, cacheDir);
     const fileMiB = statSync(path.join(cacheDir, 'catalog.sqlite')).size / 2 ** 20;
-    results['sync'] = { seconds: secs, markets: Number(m?.[1]), events: Number(m?.[2]), peakRssMiB: Number(m?.[3]), cacheFileMiB: fileMiB };
+    results['sync'] = {
+      seconds: secs,
+      markets: Number(m?.[1]),
+      events: Number(m?.[2]),
+      peakRssMiB: Number(m?.[3]),
+      cacheFileMiB: fileMiB,
+      phases,
+    };
     report.push(
       '### Full sync from the local fake upstream (no rate limits)',
       table(
