@@ -62,7 +62,18 @@ try {
       JSON.stringify({ ...DEFAULT_LIMITS, windows: DEFAULT_LIMITS.windows.map((w) => ({ ...w, limit: w.limit * 1000 })) }),
     );
     const t0 = performance.now();
-    const sync = cliProcess(['sync', '--data-dir', runDir, '--gamma-url', url, '--horizon-days', '36500', '--limits', unlimited]);
+    const sync = cliProcess([
+      'sync',
+      '--data-dir',
+      runDir,
+      '--gamma-url',
+      url,
+      '--horizon-days',
+      '36500',
+      '--limits',
+      unlimited,
+      '--verbose',
+    ]);
     const code = await sync.exited;
     const secs = (performance.now() - t0) / 1000;
     if (code !== 0) throw new Error(`sync failed: ${sync.output()}`);

@@ -49,6 +49,20 @@ async function cache(dir: string) {
   return { markets: dumpMarkets(store), events: dumpEvents(store), counts: store.reader.counts() };
 }
 
+describe('marketdesk sync --verbose', () => {
+  it("logs the faults it rode out and the first load's step times to stderr; without it, stderr is empty", async () => {
+    const f = await fake({});
+    f.faults.push({ kind: '500', match: '/markets/keyset' }, 7);
+    const r = await sync(f, ['--verbose']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^synced \d+ markets/);
+    expect(r.stderr).toMatch(/bulk load: rows \d+\.\d s, search index \d+\.\d s, sort indexes \d+\.\d s, statistics \d+\.\d s/);
+    expect(r.stderr).toMatch(/warning: sync: a page failed/);
+    const quiet = await sync(f);
+    expect({ code: quiet.code, stderr: quiet.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+});
+
 describe('marketdesk sync on a bad day', () => {
   it('completes 3 of 3 runs through random 429s, 500s and drops, with the catalog of a clean run', async () => {
     // Ten items a page (Gamma's silent clamp): many requests from a small catalog.

@@ -25,7 +25,7 @@ const USAGE = {
     '[--cache-mib N]',
   sync:
     'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] ' +
-    '[--horizon-days N|all] [--limits FILE] [--timeout SECONDS] [--cache-mib N]',
+    '[--horizon-days N|all] [--limits FILE] [--timeout SECONDS] [--cache-mib N] [--verbose]',
   vacuum: 'usage: node out/main/cli.js vacuum [--data-dir DIR] [--horizon-days N] [--cache-mib N]',
 };
 
@@ -219,7 +219,7 @@ async function serve(argv: string[]): Promise<void> {
 async function syncOnce(argv: string[]): Promise<void> {
   const { values: v } = parseArgs({
     args: argv,
-    options: { ...upstreamFlags, limits: { type: 'string' }, timeout: { type: 'string' } },
+    options: { ...upstreamFlags, limits: { type: 'string' }, timeout: { type: 'string' }, verbose: { type: 'boolean' } },
     strict: true,
     allowPositionals: false,
   });
@@ -231,8 +231,10 @@ async function syncOnce(argv: string[]): Promise<void> {
   const dataDir = v['data-dir'] ?? defaultDataDir();
   const cacheMiB = intFlag(v['cache-mib'], 'cache-mib', 1, 16_384);
   // Retries as `serve` does: a 429 with Retry-After costs no retry, failures get 6 with backoff.
+  // Quiet for scripts unless asked: --verbose logs the sync's warnings and the bulk load's step times to stderr.
   const service = await startService({
     dataDir,
+    ...(v.verbose ? { log: consoleLogger } : {}),
     http: false,
     profile,
     urls,

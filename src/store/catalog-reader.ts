@@ -146,7 +146,16 @@ interface Query {
   index?: string;
   /** A (closed, ...) index each arm of a closed-split page reads (closedSplit). */
   split?: string;
+  /**
+   * At most this many rows can match (a tag's members, collected by tagTerm): the page's whole
+   * sorted id list is kept until the next write, so scrolling sorts the set once, not per page.
+   */
+  collect?: number;
 }
+
+/** The largest member set whose sorted ids are kept (8 bytes an id: 400 KB each, SORTED_MEMOS of them). */
+const MAX_COLLECT = 50_000;
+const SORTED_MEMOS = 16;
 
 const STATUS_TERM = /^\+?[a-z]\."(active|closed|archived)" = \?$/;
 /** The arms of a closed-split page: every value `closed` holds (a boolean field Gamma left out is NULL). */
@@ -217,6 +226,8 @@ function numRange(q: Query, col: string, min: number | undefined, max: number | 
 export class CatalogReader {
   /** Row counts (of a table, of a tag's items) until the next write; see tagFilter(). */
   private readonly counts_: UntilWrite<string, number>;
+  /** Whole sorted id lists of collected listings (Query.collect), by SQL and bindings, until the next write. */
+  private readonly sorted_: UntilWrite<string, number[]>;
   /** The watchlist and clock the screen filters read (service.ts sets it; tests get none). */
   private scope: ScreenScope = NO_SCOPE;
 
@@ -225,6 +236,7 @@ export class CatalogReader {
     private readonly sites: () => SiteMap,
   ) {
     this.counts_ = new UntilWrite(st);
+    this.sorted_ = new UntilWrite(st, SORTED_MEMOS);
   }
 
   /**
@@ -238,12 +250,24 @@ export class CatalogReader {
   private tagFilter(table: 'markets' | 'events', alias: string, tagId: number, wanted: number): string {
     const [link, own] = table === 'markets' ? ['market_tags', 'market_id'] : ['event_tags', 'event_id'];
     const all = this.counts_.get(table, () => Number(this.st.value(`SELECT count(*) FROM ${table}`) ?? 0));
-    const tagged = this.counts_.get(`${link}:${tagId}`, () =>
-      Number(this.st.value(`SELECT count(*) FROM ${link} WHERE tag_id = ?`, [tagId]) ?? 0),
-    );
+    const tagged = this.tagSize(table, tagId);
     return 4 * wanted * all < tagged * tagged
       ? `EXISTS (SELECT 1 FROM ${link} l WHERE l.tag_id = ? AND l.${own} = ${alias}.id)`
       : `${alias}.id IN (SELECT ${own} FROM ${link} WHERE tag_id = ?)`;
+  }
+
+  /** How many markets or events carry the tag, until the next write. */
+  private tagSize(table: 'markets' | 'events', tagId: number): number {
+    const link = table === 'markets' ? 'market_tags' : 'event_tags';
+    return this.counts_.get(`${link}:${tagId}`, () => Number(this.st.value(`SELECT count(*) FROM ${link} WHERE tag_id = ?`, [tagId]) ?? 0));
+  }
+
+  /** `tag_id`: its test in tagFilter's form; a collected tag bounds the listing, so its sorted ids are kept (Query.collect). */
+  private tagTerm(q: Query, table: 'markets' | 'events', alias: string, tagId: number, wanted: number): void {
+    const term = this.tagFilter(table, alias, tagId, wanted);
+    q.where.push(term);
+    q.bind.push(tagId);
+    if (!term.startsWith('EXISTS')) q.collect = Math.min(q.collect ?? Infinity, this.tagSize(table, tagId));
   }
 
   setScreenScope(scope: ScreenScope): void {
@@ -341,10 +365,7 @@ export class CatalogReader {
     if (index) q.index = index;
     const tagId = this.tagId(p);
     if (tagId === null) return { ...q, empty: true };
-    if (tagId !== undefined) {
-      q.where.push(this.tagFilter('markets', 'm', tagId, wanted));
-      q.bind.push(tagId);
-    }
+    if (tagId !== undefined) this.tagTerm(q, 'markets', 'm', tagId, wanted);
     if (p.event_id !== undefined) {
       q.where.push('m.id IN (SELECT market_id FROM market_events WHERE event_id = ?)');
       q.bind.push(p.event_id);
@@ -485,8 +506,13 @@ export class CatalogReader {
     const ids = (extra: string | undefined, order: string, n: number, skip: number): number[] => {
       if (!split) {
         const orderBy = order.replaceAll('$k', c ?? idCol).replaceAll('$id', idCol);
-        const sql = `SELECT ${idCol} FROM ${src}${where(terms(extra))} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-        return this.st.all(sql, [...q.bind, n, skip]).map((r) => r[0] as number);
+        const sql = `SELECT ${idCol} FROM ${src}${where(terms(extra))} ORDER BY ${orderBy}`;
+        if (q.collect !== undefined && q.collect <= MAX_COLLECT) {
+          // The plan reads every member and sorts them for any page: keep the order for the next ones.
+          const all = this.sorted_.get(`${sql}\u0000${JSON.stringify(q.bind)}`, () => this.st.all(sql, q.bind).map((r) => r[0] as number));
+          return all.slice(skip, skip + n);
+        }
+        return this.st.all(`${sql} LIMIT ? OFFSET ?`, [...q.bind, n, skip]).map((r) => r[0] as number);
       }
       // The index decides the arms' order, so their status tests must be able to seek it: no `+`.
       const armTerms = terms(extra).map((w) => w.replace(/^\+/, ''));
@@ -599,10 +625,7 @@ export class CatalogReader {
     if (tagId === null) return { ...q, empty: true };
     // Gamma answers this contradiction with an error (its keyset docs), not an empty list.
     if (tagId !== undefined && p.exclude_tag_id?.includes(tagId)) throw badRequest('catalog', 'exclude_tag_id must not include tag_id');
-    if (tagId !== undefined) {
-      q.where.push(this.tagFilter('events', 'e', tagId, wanted));
-      q.bind.push(tagId);
-    }
+    if (tagId !== undefined) this.tagTerm(q, 'events', 'e', tagId, wanted);
     if (p.series_slug !== undefined) {
       q.where.push('e.id IN (SELECT es.event_id FROM event_series es JOIN series s ON s.id = es.series_id WHERE s._slug_lc = ?)');
       q.bind.push(p.series_slug.toLowerCase());

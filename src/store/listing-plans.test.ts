@@ -208,6 +208,44 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
     st.trace = undefined;
   });
 
+  it('pages a collected tag as slices of one sorted id list, read once, and follows the next write', () => {
+    const [link, own] = table === 'markets' ? ['market_tags', 'market_id'] : ['event_tags', 'event_id'];
+    db.exec(`INSERT OR IGNORE INTO ${link} (tag_id, ${own}) SELECT 9, id FROM ${table} WHERE id % 4 = 0`);
+    const member = (id: number) => id % 4 === 0;
+    let reads = 0;
+    st.trace = (sql) => {
+      if (sql.startsWith(`SELECT ${alias}.id FROM ${table} ${alias}`) && sql.includes(`FROM ${link} WHERE tag_id = ?`)) reads++;
+    };
+    const pagesOf = (raw: Raw) => {
+      const out: number[] = [];
+      for (let offset = 0; ; offset += 6) {
+        const page = list({ ...raw, tag_id: '9', limit: '6', offset: String(offset) });
+        out.push(...page);
+        if (page.length < 6) return out;
+      }
+    };
+    const cases: Raw[] = [
+      { order: 'volume24hr', ascending: 'false', closed: 'false' },
+      { order: 'endDate', ascending: 'true', active: 'true' },
+      { order: 'liquidity', ascending: 'true' },
+      {},
+    ];
+    for (const raw of cases) {
+      reads = 0;
+      expect(pagesOf(raw), JSON.stringify(raw)).toEqual(expected(db, table, raw).filter(member));
+      // Once, or twice for an ascending sort (its non-NULL keys, then its NULLs).
+      expect(reads, JSON.stringify(raw)).toBeLessThanOrEqual(raw['ascending'] === 'true' ? 2 : 1);
+      expect(reads, JSON.stringify(raw)).toBeGreaterThan(0);
+    }
+    // A write empties the memo: the next pages follow the new order.
+    const top = expected(db, table, cases[0]!).filter(member).at(-1)!;
+    db.exec(`UPDATE ${table} SET "volume24hr" = 1e12 WHERE id = ${top}`);
+    expect(pagesOf(cases[0]!)[0]).toBe(top);
+    expect(pagesOf(cases[0]!)).toEqual(expected(db, table, cases[0]!).filter(member));
+    db.exec(`DELETE FROM ${link} WHERE tag_id = 9`);
+    st.trace = undefined;
+  });
+
   for (const stats of ['no statistics', 'after ANALYZE'] as const) {
     describe(stats, () => {
       beforeAll(() => {
