@@ -120,6 +120,22 @@ function rows({ base, markets, events, n, tag, sample }: Ctx): Row[] {
       () => `${m}&closed=false&tag_id=${tag}&order=volume24hr&ascending=false&offset=${(i % 50) * PAGE}&n=${i++}`,
     ],
     [
+      // The two rows above page through a listing, which sorts the tag's members once (its sorted ids are kept
+      // until the next write); here every request is the first page past the first 100 of a listing not seen
+      // before (48 filter and sort combinations, more than the reader keeps), so each pays for the sort.
+      'markets: popular tag, a new filter and sort each request (offset 100)',
+      'uncached',
+      () => {
+        const sorts = ['volume24hr', 'volume', 'liquidity', 'endDate', 'startDate', 'createdAt', 'volume1wk', 'updatedAt'];
+        const status = ['&closed=false', '&active=true', '&active=true&closed=false'];
+        const k = i++;
+        const order = sorts[k % sorts.length]!;
+        const f = status[Math.floor(k / sorts.length) % status.length]!;
+        const ascending = Math.floor(k / (sorts.length * status.length)) % 2 === 0;
+        return `${m}${f}&tag_id=${tag}&order=${order}&ascending=${ascending}&offset=100&n=${k}`;
+      },
+    ],
+    [
       'events: closed=false, order=volume desc, offsets 0, 1, 2, ...',
       'uncached',
       () => `${base}/events?limit=20&closed=false&order=volume&offset=${i++ % 5000}`,

@@ -33,6 +33,51 @@ async function loaded(dataDir?: string): Promise<CatalogStore> {
   return store;
 }
 
+describe('CatalogStore bulk load', () => {
+  it('leaves statistics that count each status group whole, so closed=false by volume reads its index in order', async () => {
+    const store = await CatalogStore.open();
+    cleanups.push(() => store.close());
+    // More open markets than an index sample (SQLite's analysis_limit reads the first entries only).
+    const markets = Array.from(
+      { length: 6000 },
+      (_, i): GammaMarket => ({
+        id: String(i + 1),
+        question: `Market ${i + 1}?`,
+        slug: `market-${i + 1}`,
+        active: true,
+        closed: i % 10 === 0,
+        volumeNum: (i * 7919) % 10_007,
+        volume24hr: (i * 104_729) % 1009,
+        updatedAt: '2026-11-01T00:00:00Z',
+      }),
+    );
+    await store.bulkLoad(async () => {
+      for (let i = 0; i < markets.length; i += 100) store.apply({ markets: markets.slice(i, i + 100) });
+    });
+    const st = store.statements;
+    const stat = String(st.value("SELECT stat FROM sqlite_stat1 WHERE idx = 'markets_status_volume'"));
+    // Rows, then rows per `closed` value: 6,000 over two values.
+    expect(stat.split(' ').slice(0, 2).map(Number)).toEqual([6000, 3000]);
+    const seen: [string, unknown[]][] = [];
+    st.trace = (sql, bind) => {
+      if (sql.startsWith('SELECT m.id FROM markets m')) seen.push([sql, bind]);
+    };
+    const p = parseParams(operations['markets.list'].params, { limit: '20', offset: '2', closed: 'false', order: 'volume' });
+    if (!p.ok) throw new Error(p.message);
+    const page = store.reader.listMarkets(p.value);
+    st.trace = undefined;
+    const open = markets.filter((m) => !m.closed).sort((a, b) => Number(b.volumeNum) - Number(a.volumeNum) || Number(b.id) - Number(a.id));
+    expect(page.map((m) => m.id)).toEqual(open.slice(2, 22).map((m) => m.id));
+    const [sql, bind] = seen[0]!;
+    const plan = st.db
+      .exec(`EXPLAIN QUERY PLAN ${sql}`, bind as never)[0]!
+      .values.map((r) => String(r[3]))
+      .join(' | ');
+    expect(plan).toMatch(/COVERING INDEX markets_status_volume \(closed=\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+  });
+});
+
 describe('CatalogStore persistence', () => {
   it('keeps the catalog across a restart', async () => {
     const dir = tmp();
