@@ -68,6 +68,35 @@ describe('short prefix queries', () => {
     expect(allEvents(q)).toEqual(expected.map((e) => e.id));
   });
 
+  it.each(['b', 'c', 'tr', 'w'])('%s in pages of 5: the title tier read directly equals ranking every match, totals too', (q) => {
+    const pages = (tiered: boolean) => {
+      store.search.tiered = tiered;
+      const out: { ids: string[]; total: number; more: boolean }[] = [];
+      for (let page = 1; ; page++) {
+        const r = search({ q, limit_per_type: '5', page: String(page), search_tags: 'false' });
+        out.push({ ids: r.events.map((e) => e.id), total: r.pagination.totalResults, more: r.pagination.hasMore });
+        if (!r.pagination.hasMore) return out;
+      }
+    };
+    let direct = 0;
+    store.statements.trace = (_sql, bind) => {
+      if (bind[0] === `title:${q}*`) direct++;
+    };
+    try {
+      const tiered = pages(true);
+      const ranked = pages(false);
+      expect(tiered).toEqual(ranked);
+      expect(tiered.flatMap((p) => p.ids)).toEqual(expectedEvents(q).map((e) => e.id));
+      // The pages inside the title tier were read directly; past it, at most one page tried (its end is then known).
+      const titled = expectedEvents(q).filter((e) => e.best === 0).length;
+      expect(direct).toBeGreaterThanOrEqual(Math.floor(titled / 5));
+      expect(direct).toBeLessThanOrEqual(Math.floor(titled / 5) + 1);
+    } finally {
+      store.search.tiered = true;
+      store.statements.trace = undefined;
+    }
+  });
+
   it('the first page of "b" starts with the largest event that has a b-word in its title', () => {
     const first = search({ q: 'b', limit_per_type: '5' }).events[0]!;
     const events = dumpEvents(store).filter((e) => words(e.title ?? '').some((w) => w.startsWith('b')));

@@ -79,11 +79,18 @@ export class SearchReader {
   private weights: Float64Array = new Float64Array(0);
   /** Per phrase of the query being ranked: a prefix term (scored by its best column, once). */
   private prefixes: boolean[] = [];
+  /** Where a prefix's title tier ends (titleTier), by token, once a page ran past it; until the next write. */
+  private readonly tierEnds: UntilWrite<string, number>;
+  /** Events a lone prefix term matches (titleTier's total), by MATCH text, until the next write. */
+  private readonly matchCounts: UntilWrite<string, number>;
   /** Documents per term (its MATCH text), until the next write; see idf(). */
   private readonly termDocs: UntilWrite<string, number>;
   private docCount = 0;
   /** Rows ranked by the current query: one call per match, so it is the match count. */
   private ranked = 0;
+
+  /** Answer a lone prefix term's first tier directly (titleTier); false ranks every match, the definition tests compare it with. */
+  tiered = true;
 
   constructor(
     private readonly st: Statements,
@@ -93,6 +100,8 @@ export class SearchReader {
     st.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_tokens USING fts3tokenize('unicode61', 'remove_diacritics=2')`);
     st.db.create_function('search_rank', (mi: Uint8Array) => this.rank(mi));
     this.termDocs = new UntilWrite(st);
+    this.tierEnds = new UntilWrite(st);
+    this.matchCounts = new UntilWrite(st, 1000);
   }
 
   /** Per row: matchinfo 'pcy' (hits per phrase and column in this row) against this.weights. */
@@ -237,6 +246,10 @@ export class SearchReader {
 
     // Volume from the narrow search_order table; the events rows only for the creator filter.
     const creator = this.creatorFilter(wallets, 'e');
+    if (!creator.sql && this.tiered) {
+      const page = this.titleTier(terms, match, limit, offset);
+      if (page) return page;
+    }
     const join = creator.sql ? ` JOIN events e ON e.id = s.docid WHERE ${creator.sql}` : '';
     this.ranked = 0;
     const ids = this.st
@@ -259,6 +272,41 @@ export class SearchReader {
           ) ?? 0,
         )
       : this.ranked;
+    return { ids, total };
+  }
+
+  /**
+   * A lone prefix term ("b", the first keystroke) scores by the best column it hits, once: every
+   * event with a title hit outranks every other, and volume orders them. So a page inside that
+   * first tier is the title matches in volume order, read without calling the rank function for
+   * each of the term's matches (a one-letter prefix matches every event: 400,102 calls at a
+   * million markets). Undefined when the page runs past the tier (the caller ranks everything).
+   */
+  private titleTier(terms: readonly Term[], match: string, limit: number, offset: number): { ids: number[]; total: number } | undefined {
+    const term = terms.length === 1 ? terms[0]! : undefined;
+    if (!term?.prefix || term.tokens.length !== 1 || offset > Number.MAX_SAFE_INTEGER) return undefined;
+    const token = term.tokens[0]!;
+    const end = this.tierEnds.current().get(token);
+    if (end !== undefined && offset + limit > end) return undefined;
+    // A token is letters and digits only (unicode61), so it needs no quoting after the column filter.
+    const ids = this.st
+      .all(
+        'SELECT s.docid FROM search_fts s JOIN search_order o ON o.id = s.docid WHERE search_fts MATCH ? ' +
+          'ORDER BY o.volume IS NULL, o.volume DESC, o.id LIMIT ? OFFSET ?',
+        [`title:${token}*`, limit, offset],
+      )
+      .map((r) => r[0] as number);
+    if (ids.length < limit) {
+      // Past the tier: later pages go straight to the ranking, until the next write.
+      this.tierEnds.current().set(token, offset + ids.length);
+      return undefined;
+    }
+    // The match count is a statistic of the catalog like a term's document count: kept until the next write.
+    const total = this.matchCounts.get(match, () =>
+      Number(
+        this.st.value('SELECT count(*) FROM search_fts s JOIN search_order o ON o.id = s.docid WHERE search_fts MATCH ?', [match]) ?? 0,
+      ),
+    );
     return { ids, total };
   }
 
