@@ -249,11 +249,16 @@ export class CatalogReader {
    */
   private tagFilter(table: 'markets' | 'events', alias: string, tagId: number, wanted: number): string {
     const [link, own] = table === 'markets' ? ['market_tags', 'market_id'] : ['event_tags', 'event_id'];
+    return this.collects(table, tagId, wanted)
+      ? `${alias}.id IN (SELECT ${own} FROM ${link} WHERE tag_id = ?)`
+      : `EXISTS (SELECT 1 FROM ${link} l WHERE l.tag_id = ? AND l.${own} = ${alias}.id)`;
+  }
+
+  /** tagFilter's choice: collect the tag's items (true), or walk the sort's index probing each item's tags. */
+  private collects(table: 'markets' | 'events', tagId: number, wanted: number): boolean {
     const all = this.counts_.get(table, () => Number(this.st.value(`SELECT count(*) FROM ${table}`) ?? 0));
     const tagged = this.tagSize(table, tagId);
-    return 4 * wanted * all < tagged * tagged
-      ? `EXISTS (SELECT 1 FROM ${link} l WHERE l.tag_id = ? AND l.${own} = ${alias}.id)`
-      : `${alias}.id IN (SELECT ${own} FROM ${link} WHERE tag_id = ?)`;
+    return 4 * wanted * all >= tagged * tagged;
   }
 
   /** How many markets or events carry the tag, until the next write. */
@@ -264,10 +269,9 @@ export class CatalogReader {
 
   /** `tag_id`: its test in tagFilter's form; a collected tag bounds the listing, so its sorted ids are kept (Query.collect). */
   private tagTerm(q: Query, table: 'markets' | 'events', alias: string, tagId: number, wanted: number): void {
-    const term = this.tagFilter(table, alias, tagId, wanted);
-    q.where.push(term);
+    q.where.push(this.tagFilter(table, alias, tagId, wanted));
     q.bind.push(tagId);
-    if (!term.startsWith('EXISTS')) q.collect = Math.min(q.collect ?? Infinity, this.tagSize(table, tagId));
+    if (this.collects(table, tagId, wanted)) q.collect = Math.min(q.collect ?? Infinity, this.tagSize(table, tagId));
   }
 
   setScreenScope(scope: ScreenScope): void {
