@@ -149,8 +149,8 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
   const list = (raw: Raw): number[] =>
     (table === 'markets' ? reader.listMarkets(marketParams(raw)) : reader.listEvents(eventParams(raw))).map((x) => Number(x.id));
 
-  /** The plan of the page-id query the reader runs for these parameters. */
-  const planOf = (raw: Raw): string => {
+  /** The plan of the page-id query the reader runs for these parameters (`last`: its last one, after any id-order hops). */
+  const planOf = (raw: Raw, last = false): string => {
     const seen: [string, unknown[]][] = [];
     st.trace = (sql, bind) => {
       // The page's ids: one SELECT, or a closed-split page's arms in one UNION ALL.
@@ -159,7 +159,7 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
     list({ limit: '20', ...raw });
     st.trace = undefined;
     expect(seen.length).toBeGreaterThan(0);
-    const [sql, bind] = seen[0]!;
+    const [sql, bind] = last ? seen.at(-1)! : seen[0]!;
     return db
       .exec(`EXPLAIN QUERY PLAN ${sql}`, bind as never)[0]!
       .values.map((r) => String(r[3]))
@@ -320,9 +320,53 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
         const filters: Raw[] = [{}, { closed: 'false' }, { active: 'true', closed: 'false' }, { archived: 'false' }];
         for (const f of filters) {
           for (const o of [{}, { order: 'id', ascending: 'false' }] as Raw[]) {
-            const plan = planOf({ ...f, ...o, offset: '70000' });
+            const plan = planOf({ ...f, ...o, offset: '20' });
             expect(plan, JSON.stringify({ ...f, ...o })).toBe(`SCAN ${alias} USING COVERING INDEX ${table}_id_status`);
+            // A deep page starts at its checkpoint: a seek into the same index, not a scan from the start.
+            reader.idMarkStep = 16;
+            try {
+              const deep = planOf({ ...f, ...o, offset: '20' }, true);
+              const op = o.order ? '<' : '>';
+              expect(deep, JSON.stringify({ ...f, ...o })).toBe(`SEARCH ${alias} USING COVERING INDEX ${table}_id_status (id${op}?)`);
+            } finally {
+              reader.idMarkStep = 1024;
+            }
           }
+        }
+      });
+
+      it('pages deep in id order from checkpoints, every page equal to the definition, and a write moves them', () => {
+        const idOrders: Raw[] = [{}, { order: 'id', ascending: 'true' }, { order: 'id', ascending: 'false' }];
+        try {
+          for (const step of [1, 2, 5, 64]) {
+            reader.idMarkStep = step;
+            for (const f of FILTERS) {
+              for (const o of idOrders) {
+                const raw = { ...f, ...o };
+                const all = expected(db, table, raw);
+                for (let offset = 0; offset <= all.length + 3; offset += 3) {
+                  expect(
+                    list({ limit: '4', offset: String(offset), ...raw }),
+                    `step ${step} ${JSON.stringify(raw)} offset ${offset}`,
+                  ).toEqual(all.slice(offset, offset + 4));
+                }
+              }
+            }
+          }
+          // The checkpoints are the listing's as it is now: a row added before them shifts every deep page.
+          reader.idMarkStep = 5;
+          const before = list({ limit: '5', offset: '50' });
+          db.exec(`INSERT INTO ${table} (id, "active", "closed", "archived") VALUES (0, 1, 0, 0)`);
+          try {
+            const after = list({ limit: '5', offset: '50' });
+            expect(after).toEqual(expected(db, table, {}).slice(50, 55));
+            expect(after[0]).toBe(before.at(-1) === undefined ? undefined : expected(db, table, {})[50]);
+            expect(after.slice(1)).toEqual(before.slice(0, 4));
+          } finally {
+            db.exec(`DELETE FROM ${table} WHERE id = 0`);
+          }
+        } finally {
+          reader.idMarkStep = 1024;
         }
       });
     });
