@@ -227,8 +227,18 @@ class DiskLayer {
   private u8(ptr: number, len: number): Uint8Array {
     return new Uint8Array(this.memory().buffer, ptr, len);
   }
+  /** One DataView and one byte view per wasm buffer (a grown memory gets a new buffer): every page read and write uses them. */
+  private dataView: DataView | undefined;
+  private bytes: Uint8Array | undefined;
   private view(): DataView {
-    return new DataView(this.memory().buffer);
+    const buffer = this.memory().buffer;
+    if (this.dataView?.buffer !== buffer) this.dataView = new DataView(buffer);
+    return this.dataView;
+  }
+  private heap(): Uint8Array {
+    const buffer = this.memory().buffer;
+    if (this.bytes?.buffer !== buffer) this.bytes = new Uint8Array(buffer);
+    return this.bytes;
   }
   private cString(ptr: number): string {
     const bytes = new Uint8Array(this.memory().buffer, ptr);
@@ -363,18 +373,20 @@ class DiskLayer {
       this.view().setBigInt64(out, BigInt(pos), true);
       return 0;
     });
-    const iovecs = (iov: number, n: number) => {
-      const v = this.view();
-      return Array.from({ length: n }, (_, i) => [v.getUint32(iov + 8 * i, true), v.getUint32(iov + 8 * i + 4, true)] as const);
-    };
+    // An iovec is { ptr: u32, len: u32 }; SQLite passes one per call, so no list is built.
+    const iovPtr = (v: DataView, iov: number, i: number) => v.getUint32(iov + 8 * i, true);
+    const iovLen = (v: DataView, iov: number, i: number) => v.getUint32(iov + 8 * i + 4, true);
     set('read', (fd: number, iov: number, iovcnt: number, out: number) => {
       const f = this.files.get(fd);
       if (!f) return r.read(fd, iov, iovcnt, out);
       let total = 0;
       try {
-        for (const [ptr, len] of iovecs(iov, iovcnt)) {
+        const v = this.view();
+        for (let i = 0; i < iovcnt; i++) {
+          const ptr = iovPtr(v, iov, i);
+          const len = iovLen(v, iov, i);
           // Straight into the wasm heap: no copy.
-          const n = fs.readSync(f.fd, this.u8(ptr, len), 0, len, f.pos);
+          const n = fs.readSync(f.fd, this.heap(), ptr, len, f.pos);
           f.pos += n;
           total += n;
           if (n < len) break;
@@ -391,10 +403,13 @@ class DiskLayer {
       let total = 0;
       try {
         this.inject('write', f.file);
-        for (const [ptr, len] of iovecs(iov, iovcnt)) {
+        const v = this.view();
+        for (let i = 0; i < iovcnt; i++) {
+          const ptr = iovPtr(v, iov, i);
+          const len = iovLen(v, iov, i);
           let done = 0;
           while (done < len) {
-            const n = fs.writeSync(f.fd, this.u8(ptr + done, len - done), 0, len - done, f.pos);
+            const n = fs.writeSync(f.fd, this.heap(), ptr + done, len - done, f.pos);
             f.pos += n;
             done += n;
           }
