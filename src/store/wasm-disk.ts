@@ -224,9 +224,6 @@ class DiskLayer {
     private readonly memory: () => WebAssembly.Memory,
   ) {}
 
-  private u8(ptr: number, len: number): Uint8Array {
-    return new Uint8Array(this.memory().buffer, ptr, len);
-  }
   /** One DataView and one byte view per wasm buffer (a grown memory gets a new buffer): every page read and write uses them. */
   private dataView: DataView | undefined;
   private bytes: Uint8Array | undefined;
