@@ -3,6 +3,7 @@
  * indexed query, so each distinct SQL text is prepared once and reused.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
+import { fastBind } from './fast-bind.ts';
 
 export type Bind = SqlValue[];
 export type Row = SqlValue[];
@@ -29,12 +30,17 @@ export class Statements {
     return st;
   }
 
+  /** Binds through fast-bind.ts when it is on (strings cost sql.js most), else through sql.js. */
+  private bind(st: Statement, bind: Bind): void {
+    if (!fastBind()?.bind(st, bind)) st.bind(bind);
+  }
+
   /** All rows as arrays (faster than objects; callers map columns by position). */
   all(sql: string, bind: Bind = []): Row[] {
     this.trace?.(sql, bind);
     const st = this.prepared(sql);
     try {
-      st.bind(bind);
+      this.bind(st, bind);
       const rows: Row[] = [];
       while (st.step()) rows.push(st.get());
       return rows;
@@ -47,7 +53,7 @@ export class Statements {
     this.trace?.(sql, bind);
     const st = this.prepared(sql);
     try {
-      st.bind(bind);
+      this.bind(st, bind);
       return st.step() ? st.get() : undefined;
     } finally {
       st.reset();
@@ -62,7 +68,8 @@ export class Statements {
   run(sql: string, bind: Bind = []): void {
     const st = this.prepared(sql);
     try {
-      st.run(bind);
+      this.bind(st, bind);
+      st.step();
     } catch (e) {
       if (this.depth === 0) this.writes?.failed(e);
       throw e;

@@ -15,6 +15,7 @@
  * undefined with `problem` saying what was expected and found.
  */
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
+import { installFastBind } from './fast-bind.ts';
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -200,6 +201,7 @@ export async function loadSqlJsWithDisk(): Promise<Loaded> {
       return {};
     },
   } as Parameters<typeof initSqlJs>[0]);
+  if (memory) installFastBind(SQL, memory);
   if (!layer || !memory) return { SQL, disk: undefined, problem: problem ?? 'the wasm module exported no memory' };
   const disk = layer.access(SQL);
   const failed = checkedBefore(wasm) ? undefined : selfCheck(disk);
