@@ -538,9 +538,10 @@ export class CatalogReader {
       return this.st.all(sql, [...q.bind, ...q.bind, ...q.bind, n, skip]).map((r) => r[0] as number);
     };
     const idOrder = !sort || (sort.length === 1 && c === idCol);
-    if (idOrder && !split && q.collect === undefined && offset >= this.idMarkStep) {
+    // Not for a screen's own index (q.index): it leads with the end date, so no hop could seek an id.
+    if (idOrder && !split && q.collect === undefined && q.index === undefined && offset >= this.idMarkStep) {
       // The narrow (id, status) index, never the table's 2 KB rows (without a status test the planner reads the table by rowid).
-      const narrow = q.index ? src : `${from} INDEXED BY ${from.split(' ')[0]}_id_status`;
+      const narrow = `${from} INDEXED BY ${from.split(' ')[0]}_id_status`;
       return this.deepIdPage(narrow, idCol, q, !sort || ascending ? 'ASC' : 'DESC', limit, offset);
     }
     if (!sort) return ids(undefined, '$id ASC', limit, offset);

@@ -335,6 +335,41 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
         }
       });
 
+      it('pages deep in id order from checkpoints with other filters too, as the plain walk pages them', () => {
+        const [link, own] = table === 'markets' ? ['market_tags', 'market_id'] : ['event_tags', 'event_id'];
+        db.exec(`INSERT OR IGNORE INTO ${link} (tag_id, ${own}) SELECT 11, id FROM ${table} WHERE id % 4 = 1`);
+        const money = table === 'markets' ? ['volume_num_min', 'liquidity_num_max'] : ['volume_min', 'liquidity_max'];
+        const filters: Raw[] = [
+          { tag_id: '11' },
+          { tag_id: '11', closed: 'false' },
+          { exclude_tag_id: '11' },
+          { [money[0]!]: '1.5' },
+          { [money[1]!]: '10', active: 'true' },
+          { end_date_min: '2024-01-01' },
+          // Repeated keys, as a query string gives them.
+          { id: Array.from({ length: 60 }, (_, i) => String(i * 4 + 2)) as unknown as string },
+        ];
+        const pages = (raw: Raw, step: number) => {
+          reader.idMarkStep = step;
+          const out: number[][] = [];
+          for (let offset = 0; offset <= 300; offset += 5) out.push(list({ limit: '5', offset: String(offset), ...raw }));
+          return out;
+        };
+        try {
+          for (const f of filters) {
+            for (const o of [{}, { order: 'id', ascending: 'false' }] as Raw[]) {
+              const plain = pages({ ...f, ...o }, 1e9);
+              expect(plain.flat().length, JSON.stringify(f)).toBeGreaterThan(0);
+              for (const step of [1, 3, 16])
+                expect(pages({ ...f, ...o }, step), `step ${step} ${JSON.stringify({ ...f, ...o })}`).toEqual(plain);
+            }
+          }
+        } finally {
+          reader.idMarkStep = 1024;
+          db.exec(`DELETE FROM ${link} WHERE tag_id = 11`);
+        }
+      });
+
       it('pages deep in id order from checkpoints, every page equal to the definition, and a write moves them', () => {
         const idOrders: Raw[] = [{}, { order: 'id', ascending: 'true' }, { order: 'id', ascending: 'false' }];
         try {
