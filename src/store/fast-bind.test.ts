@@ -63,6 +63,15 @@ describe('fast-bind', () => {
     expect(affinities(2)).toEqual(['real', 2.5, 'real', 3, 'text', '4']);
   });
 
+  it('stores a lone surrogate as one U+FFFD (valid UTF-8), where sql.js would write bytes that are not UTF-8', () => {
+    const st = db.prepare('SELECT ?, hex(?)');
+    const lone = 'a\ud83db';
+    expect(fastBind()!.bind(st, [lone, lone])).toBe(true);
+    st.step();
+    expect(st.get()).toEqual(['a\ufffdb', '61EFBFBD62']);
+    st.free();
+  });
+
   it('binds every parameter anew: what the last run bound does not stay', () => {
     const st = db.prepare('SELECT ?, ?, ?');
     expect(fastBind()!.bind(st, ['long text here', 5, 'x'])).toBe(true);

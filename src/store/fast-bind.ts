@@ -8,6 +8,8 @@
  * else as a double (sql.js's own rule); a string as UTF-8 text, encoded by TextEncoder.encodeInto
  * into one reused scratch buffer, which SQLite copies (SQLITE_TRANSIENT); null as NULL (a reset
  * statement has every parameter NULL). Anything else (a blob, a boolean) takes sql.js's own bind.
+ * One difference, on purpose: a lone surrogate (never valid text) is stored as U+FFFD, as
+ * TextEncoder writes it; sql.js writes three bytes that are not UTF-8 and reads back three U+FFFD.
  *
  * It reaches into sql.js: the statement's handle is a minified field of the pinned build
  * (SQLJS_BUILD), so installFastBind checks it, and that both ways store the same values, before
