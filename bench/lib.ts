@@ -24,8 +24,11 @@ export interface Proc {
  * Runs the CLI in its own Node process: the built out/main/cli.js as `npm run serve` does, or
  * (runner 'tsx') the TypeScript sources as it did before, for the start-up comparison.
  */
-export function cliProcess(args: string[], runner: 'built' | 'tsx' = 'built'): Proc {
-  return nodeProcess(runner === 'built' ? [CLI_ENTRY, ...args] : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args]);
+export function cliProcess(args: string[], runner: 'built' | 'tsx' = 'built', nodeFlags: string[] = []): Proc {
+  return nodeProcess([
+    ...nodeFlags,
+    ...(runner === 'built' ? [CLI_ENTRY, ...args] : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args]),
+  ]);
 }
 
 /** A bench helper script (`bench/x.ts args`) through tsx, in its own process. */

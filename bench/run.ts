@@ -48,7 +48,14 @@ try {
   // ---- sync --------------------------------------------------------------------------------
   // The kill bench makes its own caches: it needs no synced one.
   if (want('sync') || (only !== 'kills' && !existsSync(path.join(cacheDir, 'catalog.sqlite')))) {
-    const fake = cliProcess(['fake-upstream', '--port', '0', '--synthetic', String(markets), '--seed', '1', '--limits', 'off']);
+    // The fake holds the whole catalog as objects: 4 GiB at a million markets, V8's default heap limit here,
+    // where its garbage collection took a third of its CPU and stalled the sync's pages (bench/fake-serve.ts).
+    const fakeFlags = markets >= 500_000 ? ['--max-old-space-size=8192'] : [];
+    const fake = cliProcess(
+      ['fake-upstream', '--port', '0', '--synthetic', String(markets), '--seed', '1', '--limits', 'off'],
+      'built',
+      fakeFlags,
+    );
     procs.push(fake);
     const url = (await fake.waitFor(/listening on (http:\/\/\S+)/))[1]!;
     const runDir = path.join(cacheRoot, 'sync-run');
