@@ -94,8 +94,10 @@ export function fastBind(): FastBind | undefined {
   return installed;
 }
 
-/** Values whose storage the check compares between the two ways of binding. */
-// The long string outgrows INITIAL_SCRATCH; it is short enough that sql.js's own bind of it costs little at start.
+/**
+ * Values whose storage the check compares between the two ways of binding. The long string outgrows
+ * INITIAL_SCRATCH, and is short enough that sql.js's own bind of it costs little at start.
+ */
 const PROBE: SqlValue[] = [0, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, 1.5, -0.25, '', 'é ü 🎉 日本', 'x'.repeat(6_000), null];
 
 /** Turns the fast binder on for `SQL` (whose wasm `memory` is known) if checkFastBind passes; else off. */

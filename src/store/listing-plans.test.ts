@@ -395,7 +395,8 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
           try {
             const after = list({ limit: '5', offset: '50' });
             expect(after).toEqual(expected(db, table, {}).slice(50, 55));
-            expect(after[0]).toBe(before.at(-1) === undefined ? undefined : expected(db, table, {})[50]);
+            // The new row 0 moved every row one place on: the old page's first four follow a new first.
+            expect(after[0]).not.toBe(before[0]);
             expect(after.slice(1)).toEqual(before.slice(0, 4));
           } finally {
             db.exec(`DELETE FROM ${table} WHERE id = 0`);
