@@ -3,6 +3,7 @@
  *   main     main/index.ts          -> out/main/index.js     (ESM: package.json has "type": "module")
  *            main/service-worker.ts -> out/main/service-worker.js (the service core's worker thread)
  *            src/cli.ts             -> out/main/cli.js       (npm run serve / sync / fake-upstream / demo)
+ *            src/store/search-build-worker.ts -> out/main/search-build-worker.js (a first sync's search index)
  *   preload  main/preload/index.ts  -> out/preload/index.cjs (CommonJS: sandboxed preloads cannot be ESM)
  *   renderer renderer/index.html    -> out/renderer/         (also served in web mode at /app/)
  */
@@ -44,6 +45,8 @@ export default defineConfig({
           index: resolve(root, 'main/index.ts'),
           'service-worker': resolve(root, 'main/service-worker.ts'),
           cli: resolve(root, 'src/cli.ts'),
+          // The search index of a first sync, built on the other core (src/store/search-build.ts).
+          'search-build-worker': resolve(root, 'src/store/search-build-worker.ts'),
         },
       },
     },

@@ -10,12 +10,13 @@ import path from 'node:path';
 import type { Database } from 'sql.js';
 import { CatalogReader, type SiteMap } from './catalog-reader.ts';
 import { CatalogWriter, type BatchInput, type BatchResult } from './catalog-writer.ts';
-import { dropEntityIndexes, ensureIndexes, migrate, PAGE_SIZE, probeSchema } from './schema.ts';
+import { buildEntityIndexes, dropEntityIndexes, ensureIndexes, migrate, PAGE_SIZE, probeSchema } from './schema.ts';
 import { lockCache, openCacheFile, readWhole, silentLogger, sqlDisk, sqlEngine, unwritableReason, type Logger } from './sqlite.ts';
 import { StorageState, UnsavedChangesError, type RetryDelays, type StorageStatus } from './storage-state.ts';
 import { removeStaleTemps } from './temp-files.ts';
 import { SearchReader } from './search-reader.ts';
-import { ensureSearchIndex, flushSearchIndex, rebuildSearchIndex, suspendSearchIndex } from './search-index.ts';
+import { ensureSearchIndex, flushSearchIndex, suspendSearchIndex } from './search-index.ts';
+import { buildSearchIndexBeside } from './search-build.ts';
 import { Statements } from './statements.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { HistoryReader } from './history-reader.ts';
@@ -282,23 +283,30 @@ export class CatalogStore implements Store {
       this.st.endGroup();
       // Each step's time goes to the log: at a million markets the finish is minutes of the sync.
       const t1 = performance.now();
-      // The search index's merge into one segment frees about its own size in pages; building
-      // the sort indexes after it fills them, where the other order left 10% of the file free.
-      rebuildSearchIndex(this.db);
-      const t2 = performance.now();
-      ensureIndexes(this.db);
-      const t3 = performance.now();
-      // Whole statistics, not sampled: `analysis_limit` reads an index's first entries only, and the first
-      // 2,000 of a (closed, ...) index all have closed = 0, so the planner took `closed = 0` for 2,001 rows
-      // and sorted the whole open catalog for `closed=false&order=volume` (6.9 s at a million markets).
-      // Only the catalog's tables: the others are empty after a first load. 16.6 s at 1m, 0.6 s at 100k.
-      this.db.exec('PRAGMA analysis_limit = 0; ANALYZE markets; ANALYZE events');
+      let indexes = 0;
+      let statistics = 0;
+      // The search index on the other core while this one builds the sort indexes (search-build.ts).
+      const target = this.onDisk && this.file && this.disk ? { file: this.file, disk: this.disk, pageSize: PAGE_SIZE } : undefined;
+      const where = await buildSearchIndexBeside(this.db, this.st, target, this.log, async (feed) => {
+        const a = performance.now();
+        await buildEntityIndexes(this.db, feed);
+        const b = performance.now();
+        // Whole statistics, not sampled: `analysis_limit` reads an index's first entries only, and the first
+        // 2,000 of a (closed, ...) index all have closed = 0, so the planner took `closed = 0` for 2,001 rows
+        // and sorted the whole open catalog for `closed=false&order=volume` (6.9 s at a million markets).
+        // Only the catalog's tables: the others are empty after a first load. 16.6 s at 1m, 0.6 s at 100k.
+        this.db.exec('PRAGMA analysis_limit = 0; ANALYZE markets; ANALYZE events');
+        indexes = b - a;
+        statistics = performance.now() - b;
+      });
+      const search = performance.now() - t1 - indexes - statistics;
       this.db.exec(`PRAGMA cache_size = ${-this.cacheMiB * 1024}`);
       if (wal) this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
       this.changed();
       const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
       this.log.info(
-        `bulk load: rows ${s(t1 - t0)}, search index ${s(t2 - t1)}, sort indexes ${s(t3 - t2)}, statistics ${s(performance.now() - t3)}`,
+        `bulk load: rows ${s(t1 - t0)}, sort indexes ${s(indexes)}, statistics ${s(statistics)}, ` +
+          `search index ${s(search)} ${where === 'worker' ? 'more (built on a worker thread beside them)' : '(main thread)'}`,
       );
     }
   }

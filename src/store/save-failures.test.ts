@@ -68,13 +68,16 @@ describe('stale temp files', () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
     const live = process.ppid;
     for (const pid of [dead, process.pid, live]) writeFileSync(`${file}.tmp-${pid}`, Buffer.alloc(64 * 1024, 1));
+    // A first sync's search index, built beside the cache by a process killed before it was copied in.
+    writeFileSync(`${file}.tmp-${dead}-search`, Buffer.alloc(64 * 1024, 1));
+    writeFileSync(`${file}.tmp-${live}-search`, Buffer.alloc(64 * 1024, 1));
     writeFileSync(path.join(dir, 'notes.tmp-1'), 'not ours');
 
     const log = capture();
     const store = await CatalogStore.open({ dataDir: dir, log });
     cleanups.push(() => store.close());
-    expect(temps(dir).sort()).toEqual([`${CACHE_FILE}.tmp-${live}`, 'notes.tmp-1'].sort());
-    expect(log.infos.join('\n')).toMatch(/removed 2 temp file\(s\) left by interrupted saves/);
+    expect(temps(dir).sort()).toEqual([`${CACHE_FILE}.tmp-${live}`, `${CACHE_FILE}.tmp-${live}-search`, 'notes.tmp-1'].sort());
+    expect(log.infos.join('\n')).toMatch(/removed 3 temp file\(s\) left by interrupted saves/);
     expect(store.reader.counts().markets).toBeGreaterThan(0);
   });
 });

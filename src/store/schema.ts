@@ -214,6 +214,18 @@ export function ensureIndexes(db: Database): boolean {
   return superseded.length > 0 || count() !== before;
 }
 
+/**
+ * Builds the entity indexes of a bulk load one by one, calling `between` after each and letting
+ * the event loop turn (the search index's worker is fed so: search-build.ts).
+ */
+export async function buildEntityIndexes(db: Database, between: () => void): Promise<void> {
+  for (const sql of ENTITY_INDEXES) {
+    db.exec(sql);
+    between();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
 export function dropEntityIndexes(db: Database): void {
   for (const sql of ENTITY_INDEXES) {
     const name = /IF NOT EXISTS (\w+)/.exec(sql)?.[1];

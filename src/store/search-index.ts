@@ -24,6 +24,20 @@ export const SEARCH_COLUMNS = ['title', 'keys', 'questions', 'description', 'det
 
 const TOKENIZE = `tokenize=unicode61 "remove_diacritics=2"`;
 
+/** The index's columns and options: the same in the cache and in a worker's build (search-build.ts), so their tables match. */
+export const FTS_ARGS = `${SEARCH_COLUMNS.join(', ')}, ${TOKENIZE}, prefix="1"`;
+
+/** The tables FTS4 keeps the index in (external content: no content table). */
+export const FTS_SHADOW_TABLES = {
+  search_fts_segments: ['blockid', 'block'],
+  search_fts_segdir: ['level', 'idx', 'start_block', 'leaves_end_block', 'end_block', 'root'],
+  search_fts_docsize: ['docid', 'size'],
+  search_fts_stat: ['id', 'value'],
+} as const;
+
+/** Every event's document, `after` a docid, in docid order (a worker's build reads them so). */
+export const DOCS_AFTER = `SELECT rowid, ${SEARCH_COLUMNS.join(', ')} FROM search_docs WHERE rowid > ? ORDER BY rowid LIMIT ?`;
+
 /** Every market of the event, in no particular order (matching ignores it). */
 const marketText = (field: string) =>
   `coalesce((SELECT group_concat(m."${field}", ' ') FROM market_events me ` +
@@ -109,7 +123,7 @@ const TAG_TRIGGERS: readonly [name: string, sql: string][] = [
  */
 export const SEARCH_MIGRATION = `
 ${DOCS_VIEW}
-CREATE VIRTUAL TABLE search_fts USING fts4(content="search_docs", ${SEARCH_COLUMNS.join(', ')}, ${TOKENIZE}, prefix="1");
+CREATE VIRTUAL TABLE search_fts USING fts4(content="search_docs", ${FTS_ARGS});
 -- Events whose document was taken out of the index in the current write transaction.
 CREATE TABLE search_dirty (id INTEGER PRIMARY KEY);
 -- The tie-break key of every event, narrow: ranking 40,000 matches reads this (~1 MB) instead
@@ -143,15 +157,22 @@ export function flushSearchIndex(st: Statements): void {
 
 /** Rebuilds every event document from the rows and turns incremental upkeep (back) on. */
 export function rebuildSearchIndex(db: Database): void {
+  finishSearchIndex(db, () =>
+    // 'optimize' merges the rebuild's segments into one b-tree: every later query reads one
+    // doclist per term instead of a dozen (2 s at 100k events, once; queries 15% faster).
+    db.exec(`INSERT INTO search_fts(search_fts) VALUES ('rebuild'); INSERT INTO search_fts(search_fts) VALUES ('optimize');`),
+  );
+}
+
+/**
+ * Puts the event documents in place with `fill` (a rebuild, or a copy of an index built
+ * elsewhere), then the tie-break keys and the triggers, in one transaction.
+ */
+export function finishSearchIndex(db: Database, fill: () => void): void {
   db.exec('BEGIN');
   try {
-    db.exec(
-      // 'optimize' merges the rebuild's segments into one b-tree: every later query reads one
-      // doclist per term instead of a dozen (2 s at 100k events, once; queries 15% faster).
-      `INSERT INTO search_fts(search_fts) VALUES ('rebuild'); INSERT INTO search_fts(search_fts) VALUES ('optimize'); ` +
-        'DELETE FROM search_dirty; ' +
-        `DELETE FROM search_order; INSERT INTO search_order (id, volume) SELECT id, "volume" FROM events;`,
-    );
+    fill();
+    db.exec('DELETE FROM search_dirty; DELETE FROM search_order; INSERT INTO search_order (id, volume) SELECT id, "volume" FROM events;');
     createTriggers(db, DOC_TRIGGERS);
     db.exec('COMMIT');
   } catch (e) {

@@ -28,14 +28,15 @@ export function pidAlive(pid: number): boolean {
 }
 
 /**
- * Removes `<file>.tmp-<pid>` files of dead processes, and this process's own: at open no save
+ * Removes `<file>.tmp-<pid>` (and `-search`) files of dead processes, and this process's own: at open no save
  * of this store has started, so one with our pid is from a dead process whose pid was reused
  * (or a crashed service thread of this process). Returns the names removed; never throws
  * (on a read-only dir nothing can be removed, nor written).
  */
 export async function removeStaleTemps(file: string, log: Logger): Promise<string[]> {
   const dir = path.dirname(file);
-  const re = new RegExp(`^${escapeRegExp(path.basename(file))}\\.tmp-(\\d+)$`);
+  // `-search`: a first sync's search index, built beside the cache (search-build.ts).
+  const re = new RegExp(`^${escapeRegExp(path.basename(file))}\\.tmp-(\\d+)(?:-search)?$`);
   let names: string[];
   try {
     names = await fsp.readdir(dir);
