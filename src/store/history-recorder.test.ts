@@ -59,9 +59,14 @@ describe('history recording', () => {
   it('records nothing for the first bulk load, then each kind of change', async () => {
     const now = { t: T0 };
     const s = await store(now);
+    const triggers = () => s.statements.value("SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'hist_%'");
+    expect(triggers()).toBe(5);
     await s.bulkLoad(async () => {
+      // Not even tested row by row while the load runs (they held its upserts to half speed).
+      expect(triggers()).toBe(0);
       s.apply({ markets: [market(1), market(2), market(3), market(4)] });
     });
+    expect(triggers()).toBe(5);
     expect(kinds(s)).toEqual([]);
     now.t += 60_000;
     s.apply({

@@ -47,13 +47,19 @@ export class HistoryRecorder {
     else dropHistoryTriggers(this.db);
   }
 
-  /** Runs `fn` without recording (a bulk load into an empty cache). */
+  /**
+   * Runs `fn` without recording (a bulk load into an empty cache). The triggers are dropped for it:
+   * even with nothing to record, testing their conditions on every upsert took the market upsert
+   * of a 100k-market load from 2.0 to 3.8 s.
+   */
   async suspended<T>(fn: () => Promise<T>): Promise<T> {
     this.active = false;
+    if (this.enabled) dropHistoryTriggers(this.db);
     try {
       return await fn();
     } finally {
       this.active = true;
+      if (this.enabled) installHistoryTriggers(this.db);
     }
   }
 
