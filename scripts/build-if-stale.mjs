@@ -10,7 +10,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outputs = ['out/main/cli.js', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map((p) => path.join(root, p));
+const outputs = [
+  'out/main/cli.js',
+  'out/main/index.js',
+  'out/main/search-build-worker.js',
+  'out/preload/index.cjs',
+  'out/renderer/index.html',
+].map((p) => path.join(root, p));
 const sourceDirs = ['src', 'main', 'renderer'].map((p) => path.join(root, p));
 const sourceFiles = ['electron.vite.config.ts', 'package.json'].map((p) => path.join(root, p));
 
