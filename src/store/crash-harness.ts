@@ -20,8 +20,12 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const KILL_MODES = ['sync', 'bulk', 'vacuum', 'upgrade'] as const;
 export type KillMode = (typeof KILL_MODES)[number];
 
-/** What a cache dir may hold right after a kill: the file, its journal, the dead child's lock. */
-const AFTER_KILL = /^catalog\.sqlite(-wal|-journal|\.lock)?$/;
+/**
+ * What a cache dir may hold right after a kill: the file, its journal, the dead child's lock, and a
+ * bulk load's search-index scratch file (search-build.ts). The reopen must remove the last two: the
+ * check after closing allows nothing but the file.
+ */
+const AFTER_KILL = /^catalog\.sqlite(-wal|-journal|\.lock|\.tmp-\d+-search)?$/;
 /** The WAL may hold one transaction (a VACUUM writes the whole file into it) plus SQLite's journal_size_limit. */
 const WAL_SLACK = 64 << 20;
 

@@ -4,6 +4,7 @@
  * it into one segment, and closes the file for the store to copy in. The file is scratch: no
  * journal, no fsync; a kill leaves it to the next open's temp-file cleanup.
  */
+import { rmSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadSqlJsWithDisk } from './wasm-disk.ts';
 import { FTS_ARGS, SEARCH_COLUMNS } from './search-index.ts';
@@ -17,6 +18,8 @@ const post = (m: FromBuilder) => port.postMessage(m);
 try {
   const { disk, problem } = await loadSqlJsWithDisk();
   if (!disk) throw new Error(problem ?? 'no disk access');
+  // A file of this name is a dead build's (this pid's earlier run): start over.
+  rmSync(file, { force: true });
   const db = disk.open(file);
   db.exec(
     `PRAGMA locking_mode = EXCLUSIVE; PRAGMA page_size = ${pageSize}; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; ` +
