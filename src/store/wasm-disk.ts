@@ -16,6 +16,7 @@
  */
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import { installFastBind } from './fast-bind.ts';
+import { sqlWasm } from './sql-wasm-module.ts';
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -176,8 +177,9 @@ export function findFileImports(
 export async function loadSqlJsWithDisk(): Promise<Loaded> {
   const installed = installedSqlJsVersion();
   let wasm: Uint8Array;
+  let compiled: Promise<WebAssembly.Module>;
   try {
-    wasm = fs.readFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'));
+    ({ bytes: wasm, module: compiled } = sqlWasm());
   } catch (e) {
     return { SQL: await initSqlJs(), disk: undefined, problem: `sql.js's wasm file could not be read: ${(e as Error).message}` };
   }
@@ -194,7 +196,7 @@ export async function loadSqlJsWithDisk(): Promise<Loaded> {
         layer = new DiskLayer(found.fns, () => memory!);
         layer.install(imports['a']!);
       }
-      void WebAssembly.instantiate(new Uint8Array(wasm), imports as WebAssembly.Imports).then(({ instance }) => {
+      void compiled.then((module) => WebAssembly.instantiate(module, imports as WebAssembly.Imports)).then((instance) => {
         memory = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
         done(instance);
       });
