@@ -196,10 +196,12 @@ export async function loadSqlJsWithDisk(): Promise<Loaded> {
         layer = new DiskLayer(found.fns, () => memory!);
         layer.install(imports['a']!);
       }
-      void compiled.then((module) => WebAssembly.instantiate(module, imports as WebAssembly.Imports)).then((instance) => {
-        memory = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
-        done(instance);
-      });
+      void compiled
+        .then((module) => WebAssembly.instantiate(module, imports as WebAssembly.Imports))
+        .then((instance) => {
+          memory = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
+          done(instance);
+        });
       return {};
     },
   } as Parameters<typeof initSqlJs>[0]);
