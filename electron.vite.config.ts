@@ -2,7 +2,7 @@
  * Builds the three Electron targets without needing the Electron binary:
  *   main     main/index.ts          -> out/main/index.js     (ESM: package.json has "type": "module")
  *            main/service-worker.ts -> out/main/service-worker.js (the service core's worker thread)
- *            src/cli.ts             -> out/main/cli.js       (npm run serve / sync / fake-upstream / demo)
+ *            src/cli/cli.ts         -> out/main/cli.js       (npm run serve / sync / fake-upstream / demo)
  *            src/store/search-build-worker.ts -> out/main/search-build-worker.js (a first sync's search index)
  *   preload  main/preload/index.ts  -> out/preload/index.cjs (CommonJS: sandboxed preloads cannot be ESM)
  *   renderer renderer/index.html    -> out/renderer/         (also served in web mode at /app/)
@@ -13,6 +13,7 @@ import type { Plugin } from 'vite';
 import { rendererCspMeta } from './main/csp.ts';
 import { STREAM_PATH } from './src/contract/push.ts';
 import { pathPrefixes } from './src/contract/routes.ts';
+import { DEFAULT_BASE_PORT } from './src/contract/ports.ts';
 
 const root = import.meta.dirname;
 
@@ -48,7 +49,7 @@ export default defineConfig({
         input: {
           index: resolve(root, 'main/index.ts'),
           'service-worker': resolve(root, 'main/service-worker.ts'),
-          cli: resolve(root, 'src/cli.ts'),
+          cli: resolve(root, 'src/cli/cli.ts'),
           // The search index of a first sync, built on the other core (src/store/search-build.ts).
           'search-build-worker': resolve(root, 'src/store/search-build-worker.ts'),
         },
@@ -76,7 +77,9 @@ export default defineConfig({
     server: {
       // `electron-vite dev` in a browser tab: send API calls (and the push stream) to a running
       // `npm run serve`, whatever routes the contract gives the base face.
-      proxy: Object.fromEntries([...pathPrefixes('base'), STREAM_PATH].map((p) => [p, 'http://127.0.0.1:7310'])),
+      proxy: Object.fromEntries(
+        [...pathPrefixes('base'), STREAM_PATH, '/openapi.json'].map((p) => [p, `http://127.0.0.1:${DEFAULT_BASE_PORT}`]),
+      ),
     },
     build: {
       outDir: resolve(root, 'out/renderer'),

@@ -23,7 +23,7 @@ import { sqliteAlertReads, type AlertReads } from '../src/alerts/store-reads.ts'
 import { CatalogStore } from '../src/store/catalog-store.ts';
 import type { Screen } from '../src/contract/index.ts';
 import { ScreensFile } from '../src/store/screens-file.ts';
-import type { GammaMarket } from '../src/upstream/gamma-types.ts';
+import type { GammaMarket } from '../src/contract/gamma.ts';
 import { percentile, table } from './lib.ts';
 // Seeded, so runs compare.
 import { mulberry32 as rng } from '../src/fake-upstream/prng.ts';

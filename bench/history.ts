@@ -17,8 +17,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createSyntheticCatalog, mutate, startFakeUpstream } from '../src/fake-upstream/index.ts';
-import { startService, type Service } from '../src/service/service.ts';
-import type { GammaMarket } from '../src/upstream/gamma-types.ts';
+import { startService, type Service } from '../src/http/server.ts';
+import type { GammaMarket } from '../src/contract/gamma.ts';
 import { cliProcess, measure, type Proc, table } from './lib.ts';
 // Seeded, so runs compare.
 import { mulberry32 as rng } from '../src/fake-upstream/prng.ts';

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { loadFixtureCatalog, FIXTURES_DIR } from '../src/fake-upstream/fixture-catalog.ts';
 import { startFakeUpstream } from '../src/fake-upstream/server.ts';
 import { OutboundScheduler } from '../src/limits/scheduler.ts';
-import { silentLogger } from '../src/store/sqlite.ts';
+import { silentLogger } from '../src/logger.ts';
 import { UpstreamClient } from '../src/upstream/client.ts';
 import { IconCache } from '../src/icons/icon-cache.ts';
 

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --only kills [--size 10k|100k|...] [--n KILLS]`: crash safety under 50 and more
- * kill -9s at random points (src/store/crash-harness.ts, as crash-safety.test.ts does 10 times).
+ * kill -9s at random points (src/testing/crash-harness.ts, as crash-safety.test.ts does 10 times).
  *
  * A cache of the bench's size (capped: every kill is followed by a reopen and a full
  * integrity_check) is bulk-loaded once; then the modes take turns until each was killed a
@@ -8,11 +8,15 @@
  * cache, a VACUUM after deleting batches, and the upgrade of a cache an older build wrote. After
  * every kill it must open, pass integrity_check, have the whole schema and hold every committed
  * batch; nothing may be left beside it, the WAL no longer than one transaction's worth.
+ *
+ * The kill points come from a seed (printed, and kept in the results): `MARKETDESK_SEED=<seed>`
+ * draws the same ones again (src/testing/seed.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KILL_MODES, KillRig, type KillMode, type KillOutcome } from '../src/store/crash-harness.ts';
+import { KILL_MODES, KillRig, type KillMode, type KillOutcome } from '../src/testing/crash-harness.ts';
+import { testSeed } from '../src/testing/seed.ts';
 import { percentile, table } from './lib.ts';
 
 /** Markets in the killed cache at most: 20k makes a ~100 MB file, whose VACUUM and upgrade take seconds. */
@@ -21,18 +25,23 @@ const BATCH = 500;
 
 export async function benchKills(markets: number, kills: number): Promise<{ results: Record<string, unknown>; report: string[] }> {
   const size = Math.min(markets, MAX_MARKETS);
-  const seed = Math.max(4, Math.round(size / BATCH));
+  const seedBatches = Math.max(4, Math.round(size / BATCH));
   const root = mkdtempSync(path.join(os.tmpdir(), 'marketdesk-bench-kills-'));
+  const { seed, rng, replay } = testSeed('kills', (line) => process.stderr.write(`${line}\n`));
   const t0 = performance.now();
   const outcomes: KillOutcome[] = [];
   let phaseMs: Record<string, number> = {};
   try {
-    const rig = new KillRig(root, { batch: BATCH, syncBatches: 4, bulkBatches: Math.max(4, Math.round(seed / 4)), vacuumBatches: 2 });
-    await rig.seed(seed);
+    const rig = new KillRig(
+      root,
+      { batch: BATCH, syncBatches: 4, bulkBatches: Math.max(4, Math.round(seedBatches / 4)), vacuumBatches: 2 },
+      rng,
+    );
+    await rig.seed(seedBatches);
     const perMode = Math.ceil(kills / KILL_MODES.length);
     const killed = (m: KillMode) => outcomes.filter((o) => o.mode === m && o.run.killed).length;
     for (let i = 0; KILL_MODES.some((m) => killed(m) < perMode); i++) {
-      if (i > kills * 4) throw new Error('the kills do not land: most runs ended by themselves');
+      if (i > kills * 4) throw new Error(`the kills do not land: most runs ended by themselves; ${replay}`);
       const mode = KILL_MODES[i % KILL_MODES.length]!;
       if (killed(mode) >= perMode) continue;
       const o = await rig.kill(mode);
@@ -82,6 +91,7 @@ export async function benchKills(markets: number, kills: number): Promise<{ resu
       markets: size,
       batch: BATCH,
       kills: total,
+      seed,
       failures: failures.length,
       seconds: r1(seconds),
       modes: rows,
@@ -89,7 +99,7 @@ export async function benchKills(markets: number, kills: number): Promise<{ resu
     },
     report: [
       `### kill -9 at random points: ${total} kills on a ${size.toLocaleString('en')}-market cache ` +
-        `(batches of ${BATCH}; ${r1(seconds)} s; failures must be 0)`,
+        `(batches of ${BATCH}; ${r1(seconds)} s; ${replay}; failures must be 0)`,
       table(
         [
           'mode',

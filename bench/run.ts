@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --size 10k|100k|500k|1m] [--only NAME]`, NAME one of sync, catalog, start, search,
- * native, limits, ui, persist, account, fairness, export, kills, history, screens, cold, alerts.
+ * native, limits, ui, persist, account, fairness, export, kills, history, screens, cold, alerts, diff.
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -32,8 +32,8 @@ const only = values.only;
 const N = Number(values.n ?? 1000);
 const want = (name: string) => !only || only === name;
 
-// The service runs as users run it: built JavaScript (out/main/cli.js). The kill and alerts benches run none.
-if (only !== 'kills' && only !== 'alerts') buildIfStale();
+// The service runs as users run it: built JavaScript (out/main/cli.js). The kill, alerts and diff benches run none.
+if (only !== 'kills' && only !== 'alerts' && only !== 'diff') buildIfStale();
 
 const cacheRoot = path.join(ROOT, 'bench/.cache', size);
 const cacheDir = path.join(cacheRoot, 'data');
@@ -46,8 +46,8 @@ const stopAll = () => Promise.all(procs.map((p) => p.stop()));
 
 try {
   // ---- sync --------------------------------------------------------------------------------
-  // The kill bench makes its own caches: it needs no synced one.
-  if (want('sync') || (only !== 'kills' && !existsSync(path.join(cacheDir, 'catalog.sqlite')))) {
+  // The kill bench makes its own caches, and the diff bench needs none: neither needs a synced one.
+  if (want('sync') || (only !== 'kills' && only !== 'diff' && !existsSync(path.join(cacheDir, 'catalog.sqlite')))) {
     // The fake holds the whole catalog as objects: 4 GiB at a million markets, V8's default heap limit here,
     // where its garbage collection took a third of its CPU and stalled the sync's pages (bench/fake-serve.ts).
     const fakeFlags = markets >= 500_000 ? ['--max-old-space-size=8192'] : [];
@@ -235,6 +235,13 @@ try {
     const { benchKills } = await import('./kills.ts');
     const r = await benchKills(markets, Math.max(50, values.n ? N : 52));
     results['kills'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- the rules diff (renderer/src/diff/word-diff.ts) on long texts (in process, no cache) -----
+  if (want('diff')) {
+    const { benchWordDiff } = await import('./word-diff.ts');
+    const r = benchWordDiff();
+    results['diff'] = r.results;
     report.push(...r.report);
   }
   // ---- sql.js against native SQLite -------------------------------------------------------

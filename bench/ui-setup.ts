@@ -13,7 +13,7 @@ import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { imageReply, localImageName } from '../src/fake-upstream/images.ts';
 import { IconCache } from '../src/icons/icon-cache.ts';
-import { silentLogger } from '../src/store/sqlite.ts';
+import { silentLogger } from '../src/logger.ts';
 import { UpstreamError } from '../src/upstream/client.ts';
 import { tempDir } from '../e2e/support/env.ts';
 import { cliProcess, get, type Proc } from './lib.ts';

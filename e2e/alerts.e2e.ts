@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import type { AlertList, FiredPage } from '../src/contract/operations.ts';
 import type { FakeUpstream } from '../src/fake-upstream/index.ts';
 import { MUTATE_PATH, type Mutation } from '../src/fake-upstream/mutations.ts';
-import type { Service } from '../src/service/service.ts';
+import type { Service } from '../src/http/server.ts';
 import { expect, test } from './support/fixtures.ts';
 import { BY_DAY_VOLUME, gridCell, gridShows, pricesOf, shownMarkets, showTab } from './support/journeys.ts';
 

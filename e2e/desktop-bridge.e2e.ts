@@ -8,7 +8,7 @@
  */
 import { relay } from '../main/relay.ts';
 import type { OrdersPage } from '../src/contract/index.ts';
-import type { Service } from '../src/service/service.ts';
+import type { Service } from '../src/http/server.ts';
 import { installBridge } from './support/bridge.ts';
 import { openApp } from './support/env.ts';
 import { test as base, expect } from './support/fixtures.ts';

@@ -5,7 +5,7 @@
  * values come from the service's answers and the fake upstream's request log.
  */
 import type { Locator, Page } from '@playwright/test';
-import { startService, type Service } from '../src/service/service.ts';
+import { startService, type Service } from '../src/http/server.ts';
 import { DEAD_UPSTREAM } from '../src/testing/fixtures.ts';
 import { openApp, startFake } from './support/env.ts';
 import { expect, test as base } from './support/fixtures.ts';

@@ -4,7 +4,7 @@
  * which must say what is true rather than blame the filters or show an error code.
  */
 import type { Page } from '@playwright/test';
-import { startService } from '../src/service/service.ts';
+import { startService } from '../src/http/server.ts';
 import { DEAD_UPSTREAM } from '../src/testing/fixtures.ts';
 import { openApp } from './support/env.ts';
 import { expect, test } from './support/fixtures.ts';

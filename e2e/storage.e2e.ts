@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fixtureMarkets } from '../src/testing/fixtures.ts';
 import { CACHE_FILE } from '../src/store/catalog-store.ts';
 import { sqlDisk } from '../src/store/sqlite.ts';
-import type { Service } from '../src/service/service.ts';
+import type { Service } from '../src/http/server.ts';
 import { expect, test } from './support/fixtures.ts';
 
 test.use({ serviceOptions: { persistRetry: { minMs: 100, maxMs: 400 } } });

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CredentialStorage, CredentialsInput } from './preload/bridge.ts';
+import type { CredentialStorage, CredentialsInput } from '../src/contract/bridge.ts';
 
 export interface Cipher {
   available(): boolean;

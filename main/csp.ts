@@ -4,7 +4,7 @@
  * because header injection is unreliable for file:// pages and the same page is served in
  * web mode. No Electron import here: electron.vite.config.ts reads it too.
  */
-import { ICON_SCHEME } from './icon-scheme.ts';
+import { ICON_SCHEME } from '../src/contract/icon-scheme.ts';
 
 const directives = (dev: boolean): string[] => [
   "default-src 'none'",

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSyntheticCatalog, startFakeUpstream, type FakeUpstream } from '../src/fake-upstream/index.ts';
 import { WEB_UI_CSP } from '../src/http/web-ui.ts';
-import { startService, type Service } from '../src/service/service.ts';
+import { startService, type Service } from '../src/http/server.ts';
 import type { Market } from '../src/contract/types.ts';
 import { rendererCspHeader, rendererCspMeta } from './csp.ts';
 import { iconResponse, parseIconUrl, type Invoke } from './icon-protocol.ts';

@@ -6,8 +6,8 @@
  */
 import type { RawReply } from '../src/contract/raw.ts';
 import { PLACEHOLDER_BYTES, PLACEHOLDER_CACHE_CONTROL, PLACEHOLDER_TYPE } from '../src/icons/placeholder.ts';
-import { ICON_SCHEME } from './icon-scheme.ts';
-import type { BridgeReply } from './preload/bridge.ts';
+import { ICON_SCHEME } from '../src/contract/icon-scheme.ts';
+import type { BridgeReply } from '../src/contract/bridge.ts';
 
 export { ICON_SCHEME };
 

@@ -45,7 +45,7 @@ import {
   type CredentialsInput,
   type DesktopEvents,
   type DesktopMethod,
-} from './preload/bridge.ts';
+} from '../src/contract/bridge.ts';
 import { startServiceHost, type ServiceHost } from './service-host.ts';
 import {
   horizonSetting,
@@ -172,7 +172,7 @@ function workerStart(): WorkerStart {
   };
 }
 
-/** The headless service's variables (DESIGN.md) also work for the desktop app. */
+/** The headless service's variables (docs/cli.md, "serve": `--credentials`) also work for the desktop app. */
 function envCredentials(): CredentialsInput | undefined {
   const [apiKey, secret, passphrase, address] = ['API_KEY', 'API_SECRET', 'API_PASSPHRASE', 'ADDRESS'].map((k) => env[`MARKETDESK_${k}`]);
   return apiKey && secret && passphrase && address ? { apiKey, secret, passphrase, address } : undefined;

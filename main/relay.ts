@@ -4,8 +4,8 @@
  * into the query-string form first. No Electron import: it runs in the service worker.
  */
 import { collectRaw, isApiError, isRawBody, operations, type OpName, type RawParams } from '../src/contract/index.ts';
-import type { Dispatch } from '../src/service/dispatch.ts';
-import type { BridgeReply } from './preload/bridge.ts';
+import type { Dispatch } from '../src/contract/handlers.ts';
+import type { BridgeReply } from '../src/contract/bridge.ts';
 
 const badRequest = (error: string): BridgeReply => ({ ok: false, status: 400, body: { type: 'bad request', error } });
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtureCatalog, startFakeUpstream, type FakeUpstream } from '../src/fake-upstream/index.ts';
 import { FIXTURES_DIR, tempDir } from '../src/testing/fixtures.ts';
-import type { ServiceState } from './preload/bridge.ts';
+import type { ServiceState } from '../src/contract/bridge.ts';
 import { startServiceHost, type ServiceHost } from './service-host.ts';
 
 describe('service host (worker thread)', () => {

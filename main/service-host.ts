@@ -1,11 +1,11 @@
 /**
- * Hosts the service core off the Electron main thread (DESIGN.md, Processes): a worker
+ * Hosts the service core off the Electron main thread (docs/architecture.md, "Processes"): a worker
  * thread running main/service-worker.ts. Relays `invoke` and push events, restarts the core
  * when it crashes (telling the window through the `service` event) and stops it cleanly,
  * cache persisted, on quit. No Electron import, so it is tested under plain Node.
  */
 import { Worker } from 'node:worker_threads';
-import type { BridgeReply, ServiceState } from './preload/bridge.ts';
+import type { BridgeReply, ServiceState } from '../src/contract/bridge.ts';
 import type { FromWorker, ToWorker, WorkerStart } from './worker-protocol.ts';
 
 export interface ServiceHostOptions {

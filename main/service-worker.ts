@@ -1,12 +1,12 @@
 /**
- * The service core inside a worker thread of the Electron main process (DESIGN.md,
- * Processes): sql.js queries, sync batches and cache writes never block window handling.
+ * The service core inside a worker thread of the Electron main process (docs/architecture.md,
+ * "Processes"): sql.js queries, sync batches and cache writes never block window handling.
  * Built by electron-vite as a second main entry (out/main/service-worker.js). No Electron
  * import: it is plain Node, and the tests run it without Electron.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { startService, type Service, type ServiceOptions } from '../src/service/service.ts';
-import type { Logger } from '../src/store/sqlite.ts';
+import { startService, type Service, type ServiceOptions } from '../src/http/server.ts';
+import type { Logger } from '../src/logger.ts';
 import { relay } from './relay.ts';
 import type { FromWorker, ToWorker, WorkerStart } from './worker-protocol.ts';
 

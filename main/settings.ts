@@ -1,11 +1,17 @@
 /**
  * The desktop app's settings (userData/settings.json) and window state. No Electron import.
  */
-import type { DesktopSettings } from './preload/bridge.ts';
+import type { DesktopSettings } from '../src/contract/bridge.ts';
 import { readJson, writeJson } from './json-file.ts';
-import { parseAllowedOrigins } from '../src/http/origins.ts';
+import { parseAllowedOrigins } from '../src/contract/origins.ts';
+import { DEFAULT_BASE_PORT, DEFAULT_CLOB_PORT } from '../src/contract/ports.ts';
 
-export const DEFAULT_SETTINGS: DesktopSettings = { httpEnabled: true, basePort: 7310, clobPort: 7311, allowedOrigins: [] };
+export const DEFAULT_SETTINGS: DesktopSettings = {
+  httpEnabled: true,
+  basePort: DEFAULT_BASE_PORT,
+  clobPort: DEFAULT_CLOB_PORT,
+  allowedOrigins: [],
+};
 
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 

@@ -3,7 +3,7 @@
  * Plain data only: they cross a worker_threads port by structured clone.
  */
 import type { UpstreamUrls } from '../src/upstream/client.ts';
-import type { BridgeReply, CredentialsInput } from './preload/bridge.ts';
+import type { BridgeReply, CredentialsInput } from '../src/contract/bridge.ts';
 
 /** The worker's start options (its workerData), rebuilt from settings at every (re)start. */
 export interface WorkerStart {

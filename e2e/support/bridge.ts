@@ -6,8 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { opNames } from '../../src/contract/index.ts';
-import type { Service } from '../../src/service/service.ts';
+import type { Service } from '../../src/http/server.ts';
 import { relay } from '../../main/relay.ts';
+import { DEFAULT_BASE_PORT, DEFAULT_CLOB_PORT } from '../../src/contract/ports.ts';
 
 export async function installBridge(page: Page, service: Service): Promise<void> {
   await page.exposeBinding('__mdInvoke', (_source, op: string, params: unknown) => relay(service.dispatch, op, params));
@@ -22,7 +23,7 @@ export async function installBridge(page: Page, service: Service): Promise<void>
       case 'credentials.storage':
         return { ok: true, result: { available: true, weak: false } };
       case 'settings.get':
-        return { ok: true, result: { httpEnabled: true, basePort: 7310, clobPort: 7311, allowedOrigins: [] } };
+        return { ok: true, result: { httpEnabled: true, basePort: DEFAULT_BASE_PORT, clobPort: DEFAULT_CLOB_PORT, allowedOrigins: [] } };
       case 'service.state':
         return { ok: true, result: { state: 'running', restarts: 0 } };
       default:

@@ -20,7 +20,7 @@ import {
   loadFixtureCatalog,
   startFakeUpstream,
 } from '../../src/fake-upstream/index.ts';
-import { startService, type Service, type ServiceOptions } from '../../src/service/service.ts';
+import { startService, type Service, type ServiceOptions } from '../../src/http/server.ts';
 import { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_CONTEXT } from './chromium.ts';
 import { CLI_ENTRY } from '../../src/testing/built-cli.ts';
 

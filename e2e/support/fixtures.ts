@@ -7,7 +7,7 @@
  */
 import { test as base, type Page } from '@playwright/test';
 import type { FakeClobOptions, FakeUpstream } from '../../src/fake-upstream/index.ts';
-import type { Service, ServiceOptions } from '../../src/service/service.ts';
+import type { Service, ServiceOptions } from '../../src/http/server.ts';
 import { type Catalog, openApp, startFake, startSyncedService, tempDir } from './env.ts';
 import { httpOracle, type Oracle } from './journeys.ts';
 

@@ -15,7 +15,7 @@ import {
   type BridgeReply,
   type DesktopEventName,
   type MarketdeskBridge,
-} from './bridge.ts';
+} from '../../src/contract/bridge.ts';
 
 // The contract's names as main passes them: exactly the ones main answers.
 const opsArg = process.argv.find((a) => a.startsWith(OPS_ARG_PREFIX)) ?? OPS_ARG_PREFIX;

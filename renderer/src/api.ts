@@ -18,8 +18,9 @@ import type {
   DesktopMethods,
   DesktopSettings,
   MarketdeskBridge,
-} from '../../main/preload/bridge.ts';
+} from '../../src/contract/bridge.ts';
 import type { CredentialsStatus } from '../../src/contract/index.ts';
+import { API_TOKEN_HEADER, TOKEN_META } from '../../src/contract/local-api-ops.ts';
 import { l2Headers } from './l2-sign.ts';
 import { clearSessionCredentials, loadSessionCredentials, saveSessionCredentials } from './session-credentials.ts';
 
@@ -44,7 +45,7 @@ export type {
   CredentialsStatus,
 } from '../../src/contract/operations.ts';
 export type { MarketOrderField, EventOrderField } from '../../src/contract/operations.ts';
-export type { CredentialStorage, CredentialsInput, DesktopSettings, ServiceState } from '../../main/preload/bridge.ts';
+export type { CredentialStorage, CredentialsInput, DesktopSettings, ServiceState } from '../../src/contract/bridge.ts';
 export type { InputOf, ResultOf, OpName };
 // The leaderboard's choices, as the contract validates them (plain data).
 export {
@@ -119,10 +120,6 @@ export class NoCredentialsError extends ApiError {
   }
 }
 
-/** The service's names (src/http/api-token.ts API_TOKEN_HEADER, web-ui.ts TOKEN_META); a test checks they agree. */
-export const TOKEN_HEADER = 'X-Marketdesk-Token';
-export const TOKEN_META = 'marketdesk-token';
-
 /** The local API token the service put in this page (web-ui.ts); absent when another server served it. */
 function pageToken(): string | undefined {
   return document.querySelector<HTMLMetaElement>(`meta[name="${TOKEN_META}"]`)?.content || undefined;
@@ -143,7 +140,7 @@ async function httpCall(op: string, route: Route, params: Record<string, unknown
   }
   // Writes (the watchlist, alerts, screens) carry the local API token (src/http/write-guard.ts).
   const token = isLocalWrite(route) ? pageToken() : undefined;
-  if (token !== undefined) headers[TOKEN_HEADER] = token;
+  if (token !== undefined) headers[API_TOKEN_HEADER] = token;
   // A POST's parameters travel in the query; the faces take a POST body as JSON only (origin-guard.ts).
   const sent = route.method === 'POST' ? '{}' : undefined;
   if (sent !== undefined) headers['content-type'] = 'application/json';

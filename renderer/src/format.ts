@@ -1,8 +1,10 @@
 /**
- * Locale formatting for numbers, money, prices and dates, and parsing of the upstream's
- * JSON-encoded string fields (`outcomes`, `outcomePrices`, `clobTokenIds`).
+ * Locale formatting for numbers, money, prices and dates. Gamma's JSON-text lists (`outcomes`,
+ * `outcomePrices`, `clobTokenIds`) are decoded by the contract's market-rules.ts.
  */
-import type { Market } from './api.ts';
+import { num } from '../../src/contract/market-rules.ts';
+
+export { num };
 
 const locale = undefined; // the user's (navigator.language)
 
@@ -31,11 +33,6 @@ const timeOnly = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
 const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
 
 export const DASH = '—';
-
-export function num(v: unknown): number | undefined {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-}
 
 /** Compact money with one precision everywhere: "$592", "$4.0K", "$20.3K", "$1.2M" (never "$591.8" beside "$4K"). */
 export const fmtMoney = (v: unknown): string => {
@@ -107,32 +104,6 @@ export function fmtAgo(v: string | number | null | undefined, now = Date.now()):
   if (abs < 3600) return relative.format(Math.round(s / 60), 'minute');
   if (abs < 86_400) return relative.format(Math.round(s / 3600), 'hour');
   return relative.format(Math.round(s / 86_400), 'day');
-}
-
-/** Parses a JSON-encoded string array (`"[\"Yes\", \"No\"]"`); [] when absent or malformed. */
-export function jsonList(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String);
-  if (typeof v !== 'string' || v === '') return [];
-  try {
-    const parsed: unknown = JSON.parse(v);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return [];
-  }
-}
-
-export interface Outcome {
-  name: string;
-  price: number | undefined;
-  tokenId: string | undefined;
-}
-
-/** Outcomes with their prices and token ids; labels follow the outcome names, never Yes/No by position. */
-export function outcomesOf(m: Pick<Market, 'outcomes' | 'outcomePrices' | 'clobTokenIds'>): Outcome[] {
-  const names = jsonList(m.outcomes);
-  const prices = jsonList(m.outcomePrices);
-  const tokens = jsonList(m.clobTokenIds);
-  return names.map((name, i) => ({ name, price: num(prices[i]), tokenId: tokens[i] }));
 }
 
 export type Status = 'open' | 'closed' | 'archived' | 'inactive';

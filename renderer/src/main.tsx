@@ -3,7 +3,19 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api.ts';
 import { App } from './App.tsx';
-import './styles.css';
+// The app's own sheets, one per part of the page, after the components' (imported through App):
+// this order is the cascade, so a later sheet wins a tie of equal specificity.
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/header.css';
+import './styles/banners.css';
+import './styles/main-area.css';
+import './grid/grid-base.css';
+import './panel/detail-panel.css';
+import './styles/search.css';
+import './styles/tables.css';
+import './styles/status-bar.css';
+import './styles/dialogs.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -2,7 +2,7 @@
  * Push events from the service: IPC through the preload bridge in Electron, Server-Sent
  * Events from GET /stream in web mode. One EventSource serves every subscriber.
  */
-import type { DesktopEventName, DesktopEvents } from '../../main/preload/bridge.ts';
+import type { DesktopEventName, DesktopEvents } from '../../src/contract/bridge.ts';
 import { STREAM_PATH } from '../../src/contract/push.ts';
 import { apiBase } from './api.ts';
 

@@ -3,6 +3,7 @@
  * Remembered between launches (persist.ts); anything unreadable falls back to the default.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS, type EventOrderField, type MarketOrderField } from '../../src/contract/enums.ts';
 import {
   LEADERBOARD_CATEGORIES,
   LEADERBOARD_ORDER,
@@ -11,6 +12,7 @@ import {
   type LeaderboardOrder,
   type LeaderboardPeriod,
 } from './api.ts';
+import type { Sort } from './grid/types.ts';
 import { saveUiState, type Persisted } from './persist.ts';
 import { DEFAULT_SINCE, readSince, type SinceState } from './since/last-look.ts';
 
@@ -27,19 +29,17 @@ export interface CatalogFilters {
   /** Markets only: the markets of one event. */
   event?: { id: string; title: string };
 }
-export interface Sort {
-  field: string;
-  desc: boolean;
-}
-export interface GridPrefs {
+export type { Sort };
+/** A catalog grid's remembered filters, sort (by one of the service's `order` fields, `S`) and widths. */
+export interface GridPrefs<S extends string = string> {
   filters: CatalogFilters;
-  sort: Sort;
+  sort: Sort<S>;
   columnSizing: Record<string, number>;
 }
 export interface UiState {
   tab: Tab;
-  markets: GridPrefs;
-  events: GridPrefs;
+  markets: GridPrefs<MarketOrderField>;
+  events: GridPrefs<EventOrderField>;
   leaderboard: { category: LeaderboardCategory; timePeriod: LeaderboardPeriod; orderBy: LeaderboardOrder };
   orders: { market: string; asset: string };
   /** The Since view's last look and time range (since/last-look.ts). */
@@ -70,7 +70,7 @@ function readRef<K extends string>(v: unknown, label: K): ({ id: string } & Reco
   return id && /^\d+$/.test(id) && text !== undefined ? ({ id, [label]: text } as { id: string } & Record<K, string>) : undefined;
 }
 
-function readGrid(v: unknown, fallback: GridPrefs, sortFields: readonly string[], withEvent: boolean): GridPrefs {
+function readGrid<S extends string>(v: unknown, fallback: GridPrefs<S>, sortFields: readonly S[], withEvent: boolean): GridPrefs<S> {
   const o = obj(v);
   const f = obj(o['filters']);
   const tri = ['any', 'yes', 'no'] as const;
@@ -97,16 +97,14 @@ function readGrid(v: unknown, fallback: GridPrefs, sortFields: readonly string[]
   };
 }
 
-export const MARKET_SORTS = ['question', 'volumeNum', 'volume24hr', 'liquidityNum', 'endDate', 'startDate', 'createdAt'] as const;
-export const EVENT_SORTS = ['title', 'volume', 'volume24hr', 'liquidity', 'startDate', 'endDate', 'createdAt'] as const;
-
 export function readUiState(raw: Persisted): UiState {
   const lb = obj(raw['leaderboard']);
   const orders = obj(raw['orders']);
   return {
     tab: oneOf(raw['tab'], TABS, DEFAULT_UI.tab),
-    markets: readGrid(raw['markets'], DEFAULT_UI.markets, MARKET_SORTS, true),
-    events: readGrid(raw['events'], DEFAULT_UI.events, EVENT_SORTS, false),
+    // A remembered sort is any field the service sorts by (the contract's), else the default.
+    markets: readGrid(raw['markets'], DEFAULT_UI.markets, MARKET_ORDER_FIELDS, true),
+    events: readGrid(raw['events'], DEFAULT_UI.events, EVENT_ORDER_FIELDS, false),
     leaderboard: {
       category: oneOf(lb['category'], LEADERBOARD_CATEGORIES, 'OVERALL'),
       timePeriod: oneOf(lb['timePeriod'], LEADERBOARD_PERIODS, 'DAY'),

@@ -2,7 +2,8 @@
  * Web mode's copy of the watchlist in localStorage (`marketdesk.watchlist`): the last list the
  * service gave and the toggles it has not confirmed yet, so both survive a reload.
  */
-import type { WatchItem, WatchKind } from '../../src/contract/desk-ops.ts';
+import type { WatchItem } from '../../src/contract/desk-ops.ts';
+import { WATCH_KINDS, type WatchKind } from '../../src/contract/enums.ts';
 
 /** A toggle the service has not confirmed yet (sending, or queued while it is unreachable). */
 export interface PendingOp {
@@ -26,7 +27,7 @@ export function applyPending(items: readonly WatchItem[], pending: readonly Pend
 
 export function isItem(v: unknown): v is WatchItem {
   const o = v as Partial<WatchItem> | null;
-  return !!o && (o.kind === 'market' || o.kind === 'event') && typeof o.id === 'string' && typeof o.addedAt === 'string';
+  return !!o && (WATCH_KINDS as readonly unknown[]).includes(o.kind) && typeof o.id === 'string' && typeof o.addedAt === 'string';
 }
 
 /** Web mode's copy: `{ items, pending }`; anything unreadable counts as empty. */

@@ -1,5 +1,5 @@
 /** The watchlist star: a small accessible toggle, safe inside a clickable grid row. */
-import type { WatchKind } from '../../src/contract/desk-ops.ts';
+import type { WatchKind } from '../../src/contract/enums.ts';
 import { useWatchlist } from './watchlist.tsx';
 import './watchlist.css';
 

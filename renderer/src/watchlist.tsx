@@ -5,7 +5,8 @@
  * the service is unreachable, and replays the toggles made meanwhile once it is back.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { WatchItem, WatchKind, WatchList } from '../../src/contract/desk-ops.ts';
+import type { WatchItem, WatchList } from '../../src/contract/desk-ops.ts';
+import type { WatchKind } from '../../src/contract/enums.ts';
 import { ApiError, call, mode, ServiceUnreachableError } from './api.ts';
 import { onConnection, subscribe } from './push.ts';
 import { applyPending, isItem, loadLocal, type PendingOp, saveLocal } from './watchlist-local.ts';

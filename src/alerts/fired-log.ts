@@ -3,55 +3,37 @@
  * dir). Capped at the newest MAX_FIRED: the log is for "what happened lately", and a file read
  * whole at start must stay small. Appends are kept in memory at once and written coalesced.
  */
-import path from 'node:path';
-import type { FiredAlert, FiredPage } from '../contract/alerts-ops.ts';
-import { silentLogger, type Logger } from '../logger.ts';
-import { CoalescedWriter } from './coalesced-writer.ts';
-import { readJsonList } from '../store/json-list-file.ts';
+import { firedAlertSchema, type FiredAlert, type FiredPage } from '../contract/alerts-ops.ts';
+import { JsonListFile, type JsonListOpenOptions, type JsonListSpec } from '../store/json-list-file.ts';
 
 export const FIRED_FILE = 'alerts-fired.json';
 export const MAX_FIRED = 2_000;
 
-function isFired(v: unknown): v is FiredAlert {
-  const o = v as FiredAlert;
-  return typeof v === 'object' && v !== null && typeof o.id === 'string' && typeof o.ruleId === 'string' && typeof o.at === 'string';
-}
+const FIRED: JsonListSpec<FiredAlert> = { name: FIRED_FILE, key: 'fired', item: firedAlertSchema, what: 'an alerts log' };
 
 export class FiredLog {
-  /** Newest first. */
-  private fired: FiredAlert[];
-  private readonly writer: CoalescedWriter;
-
   private constructor(
-    file: string | undefined,
-    fired: FiredAlert[],
-    log: Logger,
+    /** Newest first; a file from a build with a larger cap may hold more than `max` until the next append. */
+    private readonly file: JsonListFile<FiredAlert>,
     private readonly max: number,
-  ) {
-    this.fired = fired.slice(0, max);
-    this.writer = new CoalescedWriter(file, () => ({ version: 1, fired: this.fired }), log);
-  }
+  ) {}
 
-  static async open(opts: { dataDir?: string; log?: Logger; now?: () => number; max?: number } = {}): Promise<FiredLog> {
-    const log = opts.log ?? silentLogger;
-    const max = opts.max ?? MAX_FIRED;
-    if (opts.dataDir === undefined) return new FiredLog(undefined, [], log, max);
-    const file = path.join(opts.dataDir, FIRED_FILE);
-    return new FiredLog(file, await readJsonList(file, 'fired', isFired, 'an alerts log', { log, now: opts.now ?? Date.now }), log, max);
+  static async open(opts: JsonListOpenOptions & { max?: number } = {}): Promise<FiredLog> {
+    return new FiredLog(await JsonListFile.open(FIRED, opts), opts.max ?? MAX_FIRED);
   }
 
   /** Adds firings (oldest first, as they happened); the oldest past the cap are dropped. */
   append(items: readonly FiredAlert[]): void {
     if (items.length === 0) return;
-    this.fired = [...[...items].reverse(), ...this.fired].slice(0, this.max);
-    this.writer.changed();
+    this.file.set([...[...items].reverse(), ...this.file.items].slice(0, this.max));
   }
 
   page(limit: number, offset: number): FiredPage {
-    return { total: this.fired.length, fired: structuredClone(this.fired.slice(offset, offset + limit)) };
+    const total = Math.min(this.file.items.length, this.max);
+    return { total, fired: structuredClone(this.file.items.slice(offset, Math.min(offset + limit, total))) };
   }
 
   flush(): Promise<void> {
-    return this.writer.flush();
+    return this.file.flush();
   }
 }

@@ -3,14 +3,12 @@
  * Each rule is kept with its evaluation state (which side of its level the price was on, what it
  * already fired for, how far it read the change feed), so a restart neither re-fires nor misses
  * a crossing. Rules are added and removed here; evaluation changes their state in place and
- * calls `changed()`. Writes are whole-file, atomic and coalesced (coalesced-writer.ts).
+ * calls `changed()`. Writes are whole-file, atomic and coalesced (store/json-list-file.ts).
  */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { ALERT_KINDS, type AlertRule } from '../contract/alerts-ops.ts';
-import { silentLogger, type Logger } from '../logger.ts';
-import { CoalescedWriter } from './coalesced-writer.ts';
-import { readJsonList } from '../store/json-list-file.ts';
+import { z } from 'zod';
+import { alertRuleSchema, type AlertRule } from '../contract/alerts-ops.ts';
+import { JsonListFile, type JsonListOpenOptions, type JsonListSpec } from '../store/json-list-file.ts';
 
 export const RULES_FILE = 'alerts.json';
 /** More would be a script gone wrong, not a trader's alerts. */
@@ -34,24 +32,20 @@ export interface StoredRule extends AlertRule {
   state: RuleState;
 }
 
-interface FileShape {
-  version: 1;
-  rules: StoredRule[];
-}
+const ruleStateSchema = z.object({
+  side: z.enum(['above', 'below']).optional(),
+  last: z.number().optional(),
+  held: z.array(z.string()).optional(),
+  changeSeq: z.number().optional(),
+  revisionSeq: z.number().optional(),
+}) satisfies z.ZodType<RuleState>;
 
-function isRule(v: unknown): v is StoredRule {
-  const o = v as StoredRule;
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof o.id === 'string' &&
-    ALERT_KINDS.includes(o.kind) &&
-    typeof o.label === 'string' &&
-    typeof o.createdAt === 'string' &&
-    typeof o.state === 'object' &&
-    o.state !== null
-  );
-}
+const RULES: JsonListSpec<StoredRule> = {
+  name: RULES_FILE,
+  key: 'rules',
+  item: alertRuleSchema.extend({ state: ruleStateSchema }),
+  what: 'an alert rules file',
+};
 
 /** The rule as the API shows it: without its state. A shallow copy: evaluation changes only top-level fields. */
 export function publicRule(r: StoredRule): AlertRule {
@@ -60,58 +54,43 @@ export function publicRule(r: StoredRule): AlertRule {
 }
 
 export class AlertRulesFile {
-  private rules_: StoredRule[];
-  private readonly writer: CoalescedWriter;
+  private constructor(private readonly file: JsonListFile<StoredRule>) {}
 
-  private constructor(file: string | undefined, rules: StoredRule[], log: Logger) {
-    this.rules_ = rules;
-    this.writer = new CoalescedWriter(file, (): FileShape => ({ version: 1, rules: this.rules_ }), log);
-  }
-
-  static async open(opts: { dataDir?: string; log?: Logger; now?: () => number } = {}): Promise<AlertRulesFile> {
-    const log = opts.log ?? silentLogger;
-    if (opts.dataDir === undefined) return new AlertRulesFile(undefined, [], log);
-    const file = path.join(opts.dataDir, RULES_FILE);
-    return new AlertRulesFile(
-      file,
-      await readJsonList(file, 'rules', isRule, 'an alert rules file', { log, now: opts.now ?? Date.now }),
-      log,
-    );
+  static async open(opts: JsonListOpenOptions = {}): Promise<AlertRulesFile> {
+    return new AlertRulesFile(await JsonListFile.open(RULES, opts));
   }
 
   /** The live rules (evaluation changes their state in place, then calls changed()). */
   all(): readonly StoredRule[] {
-    return this.rules_;
+    return this.file.items;
   }
 
   list(): AlertRule[] {
-    return this.rules_.map(publicRule);
+    return this.file.items.map(publicRule);
   }
 
   /** Appends a rule with a new id; a full list is a RangeError (nothing changes). */
   add(rule: Omit<StoredRule, 'id'>): StoredRule {
-    if (this.rules_.length >= MAX_RULES) throw new RangeError(`at most ${MAX_RULES} alert rules are kept`);
+    if (this.file.items.length >= MAX_RULES) throw new RangeError(`at most ${MAX_RULES} alert rules are kept`);
     const added: StoredRule = { id: randomBytes(6).toString('hex'), ...rule };
-    this.rules_ = [...this.rules_, added];
-    this.writer.changed();
+    this.file.set([...this.file.items, added]);
     return added;
   }
 
   /** False when there is no such rule (nothing changes). */
   remove(id: string): boolean {
-    if (!this.rules_.some((r) => r.id === id)) return false;
-    this.rules_ = this.rules_.filter((r) => r.id !== id);
-    this.writer.changed();
+    if (!this.file.items.some((r) => r.id === id)) return false;
+    this.file.set(this.file.items.filter((r) => r.id !== id));
     return true;
   }
 
   /** Rules' states or lastFiredAt changed in place. */
   changed(): void {
-    this.writer.changed();
+    this.file.changed();
   }
 
   /** Waits until the file holds what memory holds. */
   flush(): Promise<void> {
-    return this.writer.flush();
+    return this.file.flush();
   }
 }

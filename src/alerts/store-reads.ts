@@ -9,6 +9,7 @@
  * the one alerts module that names SQL, written over the store's statement cache.
  */
 import { operations, parseParams, type Screen } from '../contract/index.ts';
+import { marketChance } from '../contract/market-rules.ts';
 import type { CatalogReads } from '../store/store-api.ts';
 import type { SearchReader } from '../store/search-reader.ts';
 import type { Bind, Statements } from '../store/statements.ts';
@@ -43,16 +44,6 @@ const qs = (n: number) => Array(n).fill('?').join(', ');
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 const numericIds = (ids: Iterable<string>) => [...new Set(ids)].filter((id) => /^\d{1,15}$/.test(id)).map(Number);
-
-function firstPrice(v: unknown): number | null {
-  if (typeof v !== 'string') return null;
-  try {
-    const p = Number((JSON.parse(v) as unknown[])[0]);
-    return Number.isFinite(p) ? p : null;
-  } catch {
-    return null;
-  }
-}
 
 const itemRef = (entity: unknown, id: unknown, mSlug: unknown, question: unknown, eSlug: unknown, title: unknown): ItemRef =>
   entity === 0
@@ -89,7 +80,13 @@ export function sqliteAlertReads(st: Statements, reader: CatalogReads, search: P
           `SELECT id, "slug", "question", "outcomePrices", _end_ts FROM markets WHERE id IN (${qs(part.length)})`,
           part,
         )) {
-          out.set(String(id), { id: String(id), slug: text(slug), question: text(question), price: firstPrice(prices), endMs: num(end) });
+          out.set(String(id), {
+            id: String(id),
+            slug: text(slug),
+            question: text(question),
+            price: marketChance({ outcomePrices: prices }) ?? null,
+            endMs: num(end),
+          });
         }
       }
       return out;

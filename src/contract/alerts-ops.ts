@@ -6,23 +6,12 @@
  */
 import { z } from 'zod';
 import { op, type DeclsFor } from './define.ts';
+import { ALERT_KINDS, CROSS_DIRECTIONS, type AlertKind, type CrossDirection } from './enums.ts';
 import { int, num, oneOf, str, type ParamDef } from './params.ts';
 import type { alertsRoutes } from './routes.ts';
 
-/**
- * - `price_cross`: a market's price (its first outcome's, as the grids show it) crosses `level`.
- * - `price_move`: a market's price moves by `points` or more within `windowHours`.
- * - `new_match`: a new market (or event, for an events screen) matches a saved screen or a search text.
- * - `rule_edit`: a market's or event's rules (description, resolution source, end date, outcomes,
- *   question) are edited; with no target, any market or event on the watchlist.
- * - `ends_soon`: a market or event ends within `hours`; with no target, any on the watchlist.
- * - `order_done`: an open order of the configured account filled or was cancelled; `market` narrows it.
- */
-export const ALERT_KINDS = ['price_cross', 'price_move', 'new_match', 'rule_edit', 'ends_soon', 'order_done'] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
-
-export const CROSS_DIRECTIONS = ['up', 'down', 'either'] as const;
-export type CrossDirection = (typeof CROSS_DIRECTIONS)[number];
+// The rule kinds (each described there) and the crossing directions.
+export { ALERT_KINDS, CROSS_DIRECTIONS, type AlertKind, type CrossDirection } from './enums.ts';
 
 export interface AlertTarget {
   market?: { id: string; slug: string | null; question: string | null };
@@ -72,6 +61,41 @@ export interface FiredAlert extends AlertTarget {
   /** order_done: the order and what happened to it. */
   order?: { id: string; outcome: string | null; side: string | null; status: 'filled' | 'cancelled' };
 }
+
+const targetSchema = z.object({
+  market: z.object({ id: z.string(), slug: z.string().nullable(), question: z.string().nullable() }).optional(),
+  event: z.object({ id: z.string(), slug: z.string().nullable(), title: z.string().nullable() }).optional(),
+}) satisfies z.ZodType<AlertTarget>;
+
+/** A rule as the rules file keeps it (alerts/rules-file.ts adds its state). */
+export const alertRuleSchema = targetSchema.extend({
+  id: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  level: z.number().optional(),
+  direction: z.enum(CROSS_DIRECTIONS).optional(),
+  points: z.number().optional(),
+  windowHours: z.number().optional(),
+  hours: z.number().optional(),
+  screen: z.string().optional(),
+  q: z.string().optional(),
+  label: z.string(),
+  createdAt: z.string(),
+  lastFiredAt: z.string().nullable(),
+}) satisfies z.ZodType<AlertRule>;
+
+/** A firing as the alerts' log keeps it (alerts/fired-log.ts). */
+export const firedAlertSchema = targetSchema.extend({
+  id: z.string(),
+  ruleId: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  at: z.string(),
+  title: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  order: z
+    .object({ id: z.string(), outcome: z.string().nullable(), side: z.string().nullable(), status: z.enum(['filled', 'cancelled']) })
+    .optional(),
+}) satisfies z.ZodType<FiredAlert>;
 
 export interface FiredPage {
   total: number;

@@ -8,39 +8,7 @@ import type { catalogRoutes } from './routes.ts';
 import type { Event, Market, ServiceStatus, Tag } from './types.ts';
 import { eventScreenParams, marketScreenParams } from './screen-params.ts';
 
-/** `order` columns (DESIGN.md): camelCase field names, comma-separated. */
-export const MARKET_ORDER_FIELDS = [
-  'id',
-  'slug',
-  'question',
-  'volume',
-  'volumeNum',
-  'volume24hr',
-  'volume1wk',
-  'liquidity',
-  'liquidityNum',
-  'startDate',
-  'endDate',
-  'createdAt',
-  'updatedAt',
-  'closedTime',
-] as const;
-export const EVENT_ORDER_FIELDS = [
-  'id',
-  'slug',
-  'title',
-  'volume',
-  'volume24hr',
-  'volume1wk',
-  'liquidity',
-  'startDate',
-  'endDate',
-  'createdAt',
-  'updatedAt',
-  'closedTime',
-] as const;
-export type MarketOrderField = (typeof MARKET_ORDER_FIELDS)[number];
-export type EventOrderField = (typeof EVENT_ORDER_FIELDS)[number];
+export { EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS, type EventOrderField, type MarketOrderField } from './enums.ts';
 
 const page = { limit: int({ min: 1, max: 100, default: 20 }), offset: int({ min: 0, default: 0 }) };
 const status = { active: bool(), closed: bool(), archived: bool() };

@@ -2,15 +2,16 @@
  * The trader's desk (issue 13): catalog counts, the watchlist, CSV exports, and a market page's
  * price chart and order book. Their routes are routes.ts's `deskRoutes`.
  */
+import { z } from 'zod';
 import { catalogOperations } from './catalog-ops.ts';
 import { op, type DeclsFor } from './define.ts';
+import { CHART_INTERVALS, EXPORT_LISTS, WATCH_KINDS, type ChartInterval, type WatchKind } from './enums.ts';
 import { leaderboardOperations } from './leaderboard-ops.ts';
 import { oneOf, str } from './params.ts';
 import type { RawBody } from './raw.ts';
 import type { deskRoutes } from './routes.ts';
 
-export const WATCH_KINDS = ['market', 'event'] as const;
-export type WatchKind = (typeof WATCH_KINDS)[number];
+export { CHART_INTERVALS, EXPORT_LISTS, WATCH_KINDS, type ChartInterval, type ExportList, type WatchKind } from './enums.ts';
 
 /** One watched market or event; the list is newest first. */
 export interface WatchItem {
@@ -24,11 +25,12 @@ export interface WatchList {
   items: WatchItem[];
 }
 
-export const CHART_INTERVALS = ['1d', '1w', '1m', 'all'] as const;
-export type ChartInterval = (typeof CHART_INTERVALS)[number];
-
-export const EXPORT_LISTS = ['markets', 'events', 'leaderboard'] as const;
-export type ExportList = (typeof EXPORT_LISTS)[number];
+/** A watchlist entry as the watchlist file keeps it (store/watchlist-file.ts). */
+export const watchItemSchema = z.object({
+  kind: z.enum(WATCH_KINDS),
+  id: z.string().regex(/^\d{1,15}$/),
+  addedAt: z.string(),
+}) satisfies z.ZodType<WatchItem>;
 
 /** A market's outcomes' price histories (CLOB `/prices-history`), as last fetched. */
 export interface MarketChart {

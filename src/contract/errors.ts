@@ -1,6 +1,6 @@
 /**
  * Errors as values: every failure a caller can see has a status and one of the spec's bodies
- * (section 7, DESIGN.md decisions). Handlers throw ApiError; faces turn it into a response.
+ * (section 7, docs/architecture.md, "Decisions"). Handlers throw ApiError; faces turn it into a response.
  */
 import type { ErrorBody } from './types.ts';
 import type { ErrorStyle } from './operations.ts';

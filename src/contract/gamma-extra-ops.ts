@@ -5,6 +5,7 @@
  * The keyset listings and /events/pagination take the same filters as /markets and /events: their
  * declarations are spread from catalog-ops.ts, so a filter added there is taken here too.
  */
+import type { CatalogRecord, SeriesFields } from './catalog-fields.ts';
 import { catalogOperations } from './catalog-ops.ts';
 import { op, type DeclsFor } from './define.ts';
 import { bool, int, str } from './params.ts';
@@ -25,13 +26,9 @@ export interface EventsPaginationPage {
   pagination: { hasMore: boolean; totalResults: number };
 }
 
-/** A series as the cache keeps it (fields.ts SERIES_FIELDS), with its events' ids and titles. */
-export interface Series {
-  id: string;
-  slug?: string;
-  title?: string;
+/** A series as the cache keeps it (catalog-fields.ts SERIES_FIELD_KINDS), with its events' ids and titles. */
+export interface Series extends CatalogRecord<SeriesFields> {
   events?: { id: string; ticker?: string; slug?: string; title?: string }[];
-  [key: string]: unknown;
 }
 
 /** The largest keyset page; a larger `limit` is clamped to it, as Gamma does (gamma.md §1.1). */

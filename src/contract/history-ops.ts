@@ -5,21 +5,11 @@
  */
 import { z } from 'zod';
 import { op, type DeclsFor } from './define.ts';
+import { CHANGE_KINDS, type ChangeKind } from './enums.ts';
 import { int, parseIsoDate, str, type ParamDef } from './params.ts';
 import type { historyRoutes } from './routes.ts';
 
-export const CHANGE_KINDS = [
-  'new_market',
-  'new_event',
-  'closed',
-  'resolved',
-  'price_move',
-  'liquidity_move',
-  'rule_edit',
-  'end_date',
-  'tags',
-] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export { CHANGE_KINDS, type ChangeKind } from './enums.ts';
 
 export interface ChangeRecord {
   kind: ChangeKind;

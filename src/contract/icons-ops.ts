@@ -7,9 +7,7 @@ import { str } from './params.ts';
 import type { RawBody } from './raw.ts';
 import type { iconRoutes } from './routes.ts';
 
-/** The kinds of catalog object an icon belongs to; any other kind is a 404. */
-export const ICON_KINDS = ['market', 'event'] as const;
-export type IconKind = (typeof ICON_KINDS)[number];
+export { ICON_KINDS, type IconKind } from './enums.ts';
 
 export const iconsOperations = {
   // kind and id are checked by the handler: an unknown one is the spec's 404, not a 400.

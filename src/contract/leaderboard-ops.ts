@@ -19,6 +19,13 @@ import type { leaderboardRoutes } from './routes.ts';
 
 export * from './leaderboard-choices.ts';
 
+/** One cached board: the upstream is asked per (category, timePeriod, orderBy). */
+export interface BoardKey {
+  category: string;
+  timePeriod: string;
+  orderBy: string;
+}
+
 /** Spec 2.5. `xUsername` and `verifiedBadge` are passed through as the upstream gives them (string / boolean) or null. */
 export interface LeaderboardEntry {
   rank: string;

@@ -1,9 +1,14 @@
 /**
- * The local API token (issue 16) as the desktop settings show it. IPC only (routes.ts
+ * The local API token as the desktop settings show it. IPC only (routes.ts
  * `localApiRoutes`, `http: false`): served over HTTP it would hand the token to any caller.
  */
 import { op, type DeclsFor } from './define.ts';
 import type { localApiRoutes } from './routes.ts';
+
+/** The header a write over HTTP carries the local API token in. */
+export const API_TOKEN_HEADER = 'X-Marketdesk-Token';
+/** The `<meta name>` web mode's page carries the token in (served by src/http/web-ui.ts). */
+export const TOKEN_META = 'marketdesk-token';
 
 export interface ApiTokenInfo {
   /** What a write over HTTP carries in `X-Marketdesk-Token`. */

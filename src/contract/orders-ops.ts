@@ -11,12 +11,14 @@
  */
 import { z } from 'zod';
 import { op, type DeclsFor } from './define.ts';
+import { ORDER_VIEW_FIELDS } from './enums.ts';
 import { bool, int, oneOf, str, type ParamDef } from './params.ts';
 import type { RawBody } from './raw.ts';
 import type { ordersRoutes } from './routes.ts';
 
 /**
- * Spec 2.4. `status` is lower-case (`live`, `matched`, `delayed`, `unmatched`, ...: DESIGN.md),
+ * Spec 2.4. `status` is lower-case (`live`, `matched`, `delayed`, `unmatched`, ...: docs/architecture.md,
+ * "Decisions"),
  * whatever spelling the upstream used (`LIVE`, `ORDER_STATUS_LIVE`). `createdAt` is when the
  * order was placed; `updatedAt` the upstream's, or else when the service last saw it change.
  */
@@ -124,9 +126,7 @@ export interface OrdersViewPage {
   data: OrderRow[];
 }
 
-/** The columns `orders.view` and `orders.export` sort by. */
-export const ORDER_VIEW_FIELDS = ['created_at', 'price', 'size', 'filled', 'market', 'outcome', 'side', 'status', 'expiration'] as const;
-export type OrderViewField = (typeof ORDER_VIEW_FIELDS)[number];
+export { ORDER_VIEW_FIELDS, type OrderViewField } from './enums.ts';
 export const ORDERS_VIEW_MAX_LIMIT = 500;
 
 /** The filters and sort both the view and its export take. */

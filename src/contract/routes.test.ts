@@ -100,7 +100,7 @@ describe('contract routes', () => {
 describe('plain-data contract modules', () => {
   // The renderer, the preload and the build config import these: a run-time import (zod, say)
   // would ride along into their bundles.
-  it.each(['routes.ts', 'push.ts', 'leaderboard-choices.ts'])('%s imports types only', (file) => {
+  it.each(['routes.ts', 'push.ts', 'leaderboard-choices.ts', 'enums.ts', 'market-rules.ts'])('%s imports types only', (file) => {
     const source = readFileSync(new URL(file, import.meta.url), 'utf8');
     const imports = source.match(/^(import\s.*|export\s.*\sfrom\s.*)$/gm) ?? [];
     expect(

@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 import { op, type DeclsFor } from './define.ts';
+import { SCREEN_KINDS, type ScreenKind } from './enums.ts';
 import { str, type ParamDef } from './params.ts';
 import type { screensRoutes } from './routes.ts';
 
-export const SCREEN_KINDS = ['markets', 'events'] as const;
-export type ScreenKind = (typeof SCREEN_KINDS)[number];
+export { SCREEN_KINDS, type ScreenKind } from './enums.ts';
 
 /** A parameter's value as a query string carries it: one value, or a repeated key's values. */
 export type ScreenParamValue = string | string[];
@@ -24,6 +24,15 @@ export interface Screen {
   /** ISO 8601. */
   createdAt: string;
 }
+
+/** A screen as the screens file keeps it (store/screens-file.ts). */
+export const screenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(SCREEN_KINDS),
+  params: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  createdAt: z.string(),
+}) satisfies z.ZodType<Screen>;
 
 export interface ScreenList {
   /** Oldest first: the order of the tabs. */

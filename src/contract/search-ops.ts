@@ -7,7 +7,7 @@ import { bool, int, str } from './params.ts';
 import type { searchRoutes } from './routes.ts';
 import type { EventRef, Market } from './types.ts';
 
-/** An event in the search answer: its EventRef plus its markets (DESIGN.md: "Search markets"). */
+/** An event in the search answer: its EventRef plus its markets (docs/architecture.md, "Decisions": "Search markets"). */
 export interface SearchEvent extends EventRef {
   markets: Market[];
 }
@@ -20,7 +20,7 @@ export interface SearchTag {
   event_count: number;
 }
 
-/** All three keys are always present, `[]` when empty (DESIGN.md; real Gamma leaves them out). */
+/** All three keys are always present, `[]` when empty (docs/architecture.md, "Decisions"; real Gamma leaves them out). */
 export interface SearchResult {
   events: SearchEvent[];
   tags: SearchTag[];

@@ -2,6 +2,7 @@
  * The served resource shapes (interface spec section 2). Fields beyond the spec's are the
  * upstream Gamma fields the cache keeps; like Gamma, a field with no value is left out.
  */
+import type { CatalogRecord, EventFields, MarketFields, TagFields } from './catalog-fields.ts';
 
 export interface EventRef {
   id: string;
@@ -10,72 +11,20 @@ export interface EventRef {
   title?: string;
 }
 
-/** Spec 2.1 plus the upstream money/price fields a market browser needs. */
-export interface Market {
-  id: string;
-  question?: string;
-  conditionId?: string;
-  slug?: string;
-  resolutionSource?: string;
-  endDate?: string;
-  startDate?: string;
-  image?: string;
-  icon?: string;
-  description?: string;
-  outcomes?: string;
-  outcomePrices?: string | null;
-  clobTokenIds?: string;
-  volume?: string;
-  volumeNum?: number;
-  volume24hr?: number;
-  liquidity?: string;
-  liquidityNum?: number;
-  bestBid?: number;
-  bestAsk?: number;
-  lastTradePrice?: number;
-  active?: boolean;
-  closed?: boolean;
-  archived?: boolean;
-  createdAt?: string;
-  updatedAt?: string;
-  closedTime?: string;
-  questionID?: string;
+/**
+ * Spec 2.1 plus the upstream money/price fields a market browser needs: the fields the cache
+ * keeps (catalog-fields.ts), the id and the market's events.
+ */
+export interface Market extends CatalogRecord<MarketFields> {
   events?: EventRef[];
-  [key: string]: unknown;
 }
 
-export interface EventTag {
-  id: string;
-  label?: string;
-  slug?: string;
-  createdAt?: string;
-  updatedAt?: string;
-  requiresTranslation?: boolean;
-  [key: string]: unknown;
-}
+export type EventTag = CatalogRecord<TagFields>;
 
-/** Spec 2.2 plus upstream money fields; `markets` are Markets without `events`. */
-export interface Event {
-  id: string;
-  ticker?: string;
-  slug?: string;
-  title?: string;
-  description?: string;
-  resolutionSource?: string;
-  startDate?: string;
-  endDate?: string;
-  image?: string;
-  icon?: string;
-  active?: boolean;
-  closed?: boolean;
-  archived?: boolean;
-  createdAt?: string;
-  updatedAt?: string;
-  volume?: number;
-  liquidity?: number;
+/** Spec 2.2 plus upstream money fields (catalog-fields.ts); `markets` are Markets without `events`. */
+export interface Event extends CatalogRecord<EventFields> {
   tags: EventTag[];
   markets: Market[];
-  [key: string]: unknown;
 }
 
 export type Tag = EventTag;
@@ -117,7 +66,7 @@ export interface ServiceStatus {
   storage: StorageStatus;
 }
 
-/** Whether the cache reaches the disk (README, "Saving the cache"). Times are ISO strings. */
+/** Whether the cache reaches the disk (docs/architecture.md, "Saving the cache"). Times are ISO strings. */
 export interface StorageStatus {
   /** The cache file; null when the cache is kept in memory only. */
   file: string | null;
@@ -139,7 +88,7 @@ export interface StorageStatus {
   nextRetryAt: string | null;
 }
 
-/** Error bodies (spec section 7; DESIGN.md decisions). */
+/** Error bodies (spec section 7; docs/architecture.md, "Decisions"). */
 export interface CatalogErrorBody {
   type: string;
   error: string;

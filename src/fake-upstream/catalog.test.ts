@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from './fixture-catalog.ts';
-import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket } from '../contract/gamma.ts';
 import { createSyntheticCatalog, FakeCatalog } from './catalog.ts';
 import { loadFixtureCatalog } from './fixture-catalog.ts';
 import { generateCatalog } from './synthetic.ts';

@@ -10,7 +10,7 @@
  * - Mutations replace stored objects with patched copies (inputs are never modified) and give the
  *   item an `updatedAt` later than any in the catalog, so `order=updatedAt&ascending=false` sees it.
  */
-import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import { JsonCache } from './json-cache.ts';
 import { localizeImageFields } from './images.ts';
 import { generateCatalog, type GenerateOptions } from './synthetic.ts';

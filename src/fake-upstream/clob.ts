@@ -10,25 +10,10 @@ import type { Credentials } from '../auth/credentials.ts';
 import { UNAUTHORIZED_BODY, verifyL2 } from '../auth/l2.ts';
 import type { FakeCatalog } from './catalog.ts';
 import { mulberry32, pick, randDigits, randHex, randInt } from './prng.ts';
+import type { PolymarketOrder } from '../contract/orders-ops.ts';
 
-/** One order as Polymarket's CLOB sends it. */
-export interface RawOrder {
-  id: string;
-  status: string;
-  owner: string;
-  maker_address: string;
-  market: string;
-  asset_id: string;
-  side: string;
-  original_size: string;
-  size_matched: string;
-  price: string;
-  outcome: string;
-  expiration: string;
-  order_type: string;
-  associate_trades: string[];
-  created_at: number;
-}
+/** One order as Polymarket's CLOB sends it: the contract's Polymarket wire shape. */
+export type RawOrder = PolymarketOrder;
 
 export interface FakeMarketRef {
   conditionId: string;

@@ -6,6 +6,7 @@
  * in length: some are deeper than the 1,050 entries a client can page to, some are short.
  */
 import { mulberry32, randHex, randInt, type Rng } from './prng.ts';
+import type { LeaderboardEntry } from '../contract/leaderboard-ops.ts';
 
 export const FAKE_CATEGORIES = [
   'OVERALL',
@@ -39,16 +40,8 @@ const DEPTH: Record<(typeof FAKE_CATEGORIES)[number], number> = {
 };
 const PERIOD_SHARE: Record<(typeof FAKE_PERIODS)[number], number> = { DAY: 0.6, WEEK: 0.75, MONTH: 0.9, ALL: 1 };
 
-export interface RawLeaderboardEntry {
-  rank: string;
-  proxyWallet: string;
-  userName: string;
-  vol: number;
-  pnl: number;
-  profileImage: string;
-  xUsername: string | null;
-  verifiedBadge: boolean | null;
-}
+/** The Data API's row is the spec's entry, field for field. */
+export type RawLeaderboardEntry = LeaderboardEntry;
 
 interface Trader {
   wallet: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { FIXTURES_DIR } from './fixture-catalog.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import type { FakeCatalog } from './catalog.ts';
 import { loadFixtureCatalog } from './fixture-catalog.ts';
 

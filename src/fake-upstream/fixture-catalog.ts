@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.ts';
-import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import { FakeCatalog, type CatalogOptions, type CatalogParts } from './catalog.ts';
 
 /** The recorded Gamma responses shipped in the repo (fixtures/gamma; its README says what each file is). */

@@ -4,7 +4,7 @@ import { loadFixtureCatalog, FIXTURES_DIR } from './fixture-catalog.ts';
 import { startFakeUpstream, type FakeUpstream } from './server.ts';
 import { createSyntheticCatalog } from './catalog.ts';
 import { localImageName } from './images.ts';
-import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket } from '../contract/gamma.ts';
 
 describe('fake upstream pictures', () => {
   let up: FakeUpstream;

@@ -3,9 +3,41 @@
  * service's inbound limiter, applied to the upstream's paths (`/markets/keyset` is a markets
  * listing, `/markets/12` a by-id read, ...). Over any window: 429 with Retry-After.
  */
+import { ROUTES, type OpName } from '../contract/routes.ts';
 import { InboundLimiter, type Decision } from '../limits/inbound.ts';
-import type { LimitsTable } from '../limits/table.ts';
+import { routeName, type LimitsTable } from '../limits/table.ts';
+import { PathTable } from './router.ts';
 
+/**
+ * Gamma's item paths, which count as their route's pattern (`/markets/12` as `GET /markets/:id`),
+ * and keyset pages, which count as the listing they page through. Any other path counts as its
+ * literal `METHOD /path` when the table names that.
+ */
+const ITEM_OPS = [
+  'markets.list',
+  'markets.get',
+  'markets.bySlug',
+  'events.list',
+  'events.get',
+  'events.bySlug',
+  'tags.list',
+  'tags.get',
+  'tags.bySlug',
+] as const;
+const COUNTED_AS: [OpName, OpName][] = [
+  ...ITEM_OPS.map((op): [OpName, OpName] => [op, op]),
+  ['markets.keyset', 'markets.list'],
+  ['events.keyset', 'events.list'],
+];
+const GAMMA_PATHS = new PathTable<OpName>();
+for (const [op, as] of COUNTED_AS) GAMMA_PATHS.add(ROUTES[op].method, ROUTES[op].path, as);
+
+/**
+ * The face of a path no item route matched, by prefix: this decides only the class of a path
+ * the table does not name (an unknown one). Kept as it was rather than derived from the
+ * contract's clob routes, which would move unnamed paths such as `/spread/x` or `POST /tick-size`
+ * to the CLOB and `/orderbook` or `/timeline` off it.
+ */
 const CLOB_PREFIXES = ['/data/', '/order', '/book', '/price', '/midpoint', '/batch-prices-history', '/auth/', '/time'];
 
 export interface LimitCheck {
@@ -24,14 +56,8 @@ export class FakeLimits {
   /** The table route a request path stands for; undefined when it is none of them. */
   routeOf(method: string, path: string): { route: string | undefined; face: 'base' | 'clob' } {
     const m = method === 'HEAD' ? 'GET' : method;
-    const seg = path.split('/').slice(1);
-    const [root, a] = seg;
-    if ((root === 'markets' || root === 'events' || root === 'tags') && m === 'GET') {
-      // Keyset pages are listings: they count where Gamma's listing routes do.
-      if (seg.length === 1 || (seg.length === 2 && a === 'keyset' && root !== 'tags')) return { route: `GET /${root}`, face: 'base' };
-      if (seg.length === 3 && a === 'slug') return { route: `GET /${root}/slug/:slug`, face: 'base' };
-      if (seg.length === 2) return { route: `GET /${root}/:id`, face: 'base' };
-    }
+    const item = GAMMA_PATHS.find(m, path)?.value;
+    if (item) return { route: routeName(item), face: ROUTES[item].face };
     const key = `${m} ${path}`;
     const face = path === '/' || CLOB_PREFIXES.some((p) => path.startsWith(p)) ? 'clob' : 'base';
     const plan = this.limiter.plan(key, face);

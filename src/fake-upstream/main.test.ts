@@ -99,7 +99,7 @@ describe('fake-upstream as a process', () => {
     expect(m).not.toBeNull();
     expect(Number(m[2])).toBeGreaterThan(800);
     const r = await fetch(`${m[1]}/markets/517310`);
-    expect((await r.json()).id).toBe('517310');
+    expect(((await r.json()) as { id: string }).id).toBe('517310');
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 30_000);

@@ -5,7 +5,7 @@
  * `updatedAt` and an incremental sync sees it. Tests call `mutate`; e2e runs and the demo post
  * the same objects to `POST /_fake/mutate` (server.ts).
  */
-import type { GammaEvent, GammaMarket, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaTag } from '../contract/gamma.ts';
 import type { FakeCatalog } from './catalog.ts';
 
 export type Mutation =

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { FIXTURES_DIR } from './fixture-catalog.ts';
-import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket } from '../contract/gamma.ts';
 import { DEFAULT_NOW, generateCatalog } from './synthetic.ts';
 import { timeKey } from './time-format.ts';
 

@@ -4,7 +4,7 @@
  * JSON-encoded strings, market `volume`/`liquidity` are strings, event money is numeric, and
  * zero/empty values are left out the way the real API leaves them out.
  */
-import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import { gaussian, mulberry32, pick, randDigits, randHex, randInt, zipfSampler, type Rng } from './prng.ts';
 import { eventDescription, marketDescription, properName, slugify, textLength } from './text.ts';
 import { frameEvent, pickTopic, seriesSpecs, PLACES, COINS, LEAGUES, type EventFrame } from './topics.ts';

@@ -10,6 +10,8 @@
 import { createHash } from 'node:crypto';
 import { UNAUTHORIZED_BODY, verifyL2 } from '../auth/l2.ts';
 import type { Credentials } from '../auth/credentials.ts';
+import { tradingRoutes } from '../contract/routes.ts';
+import { routeName } from '../limits/table.ts';
 import type { FakeClob, RawOrder } from './clob.ts';
 import { mulberry32 } from './prng.ts';
 import { DEFAULT_NOW } from './synthetic.ts';
@@ -56,29 +58,21 @@ const INTERVALS: Record<string, number> = {
 };
 const MAX_POINTS = 1000;
 
+/** The contract's CLOB trading operations (spec 4.6), which this module answers, each at its contract route. */
+export type TradingOp = keyof typeof tradingRoutes;
+export const TRADING_OPS = Object.keys(tradingRoutes) as TradingOp[];
+
 /** The routes this module answers, as `METHOD /path`. */
-export const TRADING_ROUTES: ReadonlySet<string> = new Set([
-  'GET /',
-  'GET /book',
-  'POST /books',
-  'GET /price',
-  'POST /prices',
-  'GET /midpoint',
-  'GET /prices-history',
-  'POST /batch-prices-history',
-  'GET /time',
-  'POST /midpoints',
-  'GET /spread',
-  'POST /spreads',
-  'GET /last-trade-price',
-  'POST /last-trades-prices',
-  'GET /tick-size',
-  'GET /neg-risk',
-  'GET /fee-rate',
-  'GET /data/trades',
-  'POST /order',
-  'DELETE /order',
-]);
+export const TRADING_ROUTES: ReadonlySet<string> = new Set(TRADING_OPS.map(routeName));
+const OP_OF_ROUTE = new Map(TRADING_OPS.map((op) => [routeName(op), op]));
+
+/** What a trading route reads of its request. */
+export interface TradingRequest {
+  path: string;
+  q: URLSearchParams;
+  body: string;
+  headers: Headers;
+}
 
 function seedOf(token: string): number {
   return createHash('sha256').update(token).digest().readUInt32LE(0);
@@ -119,126 +113,126 @@ export class FakeTrading {
 
   /** Answers a trading route, or undefined when `method path` is not one. */
   route(method: string, path: string, q: URLSearchParams, body: string, headers: Headers): TradingReply | undefined {
-    const m = method === 'HEAD' ? 'GET' : method;
-    switch (`${m} ${path}`) {
-      case 'GET /':
-        return json(200, 'OK');
-      case 'GET /book':
-        return this.withToken(q.get('token_id'), (t) => json(200, this.book(t)));
-      case 'POST /books':
-        return this.withList(body, (items) => {
-          const out: Book[] = [];
-          for (const it of items) {
-            const t = it?.['token_id'];
-            if (typeof t !== 'string' || !TOKEN.test(t)) return bad('Invalid payload');
-            if (this.missing(t)) continue;
-            out.push(this.book(t));
-          }
-          return json(200, out);
-        });
-      case 'GET /price': {
-        const side = q.get('side');
-        if (side !== 'BUY' && side !== 'SELL') return bad('Invalid side');
-        return this.withToken(q.get('token_id'), (t) => json(200, { price: this.price(t, side) }));
-      }
-      case 'POST /prices':
-        return this.withList(body, (items) => {
-          const out: Record<string, Record<string, string>> = {};
-          for (const it of items) {
-            const t = it?.['token_id'];
-            const side = it?.['side'];
-            if (typeof t !== 'string' || !TOKEN.test(t) || (side !== 'BUY' && side !== 'SELL')) return bad('Invalid payload');
-            if (this.missing(t)) continue;
-            out[t] ??= {};
-            out[t][side] = this.price(t, side);
-          }
-          return json(200, out);
-        });
-      case 'GET /midpoint':
-        return this.withToken(q.get('token_id'), (t) => json(200, { mid: fmt(this.mid(t)) }));
-      case 'GET /prices-history': {
-        const market = q.get('market');
-        if (!market || !TOKEN.test(market)) return bad('Invalid market');
-        const h = this.history(market, {
-          startTs: q.get('startTs'),
-          endTs: q.get('endTs'),
-          interval: q.get('interval'),
-          fidelity: q.get('fidelity'),
-        });
-        return typeof h === 'string' ? bad(h) : json(200, { history: h });
-      }
-      case 'POST /batch-prices-history': {
-        const b = this.parse(body);
-        if (!b || typeof b !== 'object' || Array.isArray(b)) return bad('Invalid payload');
-        const r = b as Record<string, unknown>;
-        const markets = r['markets'];
-        if (!Array.isArray(markets) || markets.length === 0 || !markets.every((x) => typeof x === 'string' && TOKEN.test(x)))
-          return bad('Invalid markets');
-        if (markets.length > 20) return bad('Too many markets, maximum is 20');
-        const str = (k: string) => (r[k] === undefined || r[k] === null ? null : String(r[k]));
-        const out: Record<string, { t: number; p: number }[]> = {};
-        for (const t of markets as string[]) {
-          const h = this.history(t, {
-            startTs: str('start_ts'),
-            endTs: str('end_ts'),
-            interval: str('interval'),
-            fidelity: str('fidelity'),
-          });
-          if (typeof h === 'string') return bad(h);
-          out[t] = h;
+    const op = OP_OF_ROUTE.get(`${method === 'HEAD' ? 'GET' : method} ${path}`);
+    return op && this.answer(op, { path, q, body, headers });
+  }
+
+  /** Answers `op`. */
+  answer(op: TradingOp, req: TradingRequest): TradingReply {
+    return this.answers[op](req);
+  }
+
+  private readonly answers: { readonly [K in TradingOp]: (r: TradingRequest) => TradingReply } = {
+    'clob.health': () => json(200, 'OK'),
+    'book.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, this.book(t))),
+    'books.post': ({ body }) =>
+      this.withList(body, (items) => {
+        const out: Book[] = [];
+        for (const it of items) {
+          const t = it?.['token_id'];
+          if (typeof t !== 'string' || !TOKEN.test(t)) return bad('Invalid payload');
+          if (this.missing(t)) continue;
+          out.push(this.book(t));
         }
-        return json(200, { history: out });
-      }
-      // The real clock: clients sign with it (useServerTime), and signatures are checked against it.
-      case 'GET /time':
-        return json(200, Math.floor(Date.now() / 1000));
-      case 'POST /midpoints':
-        return this.perToken(body, (t) => fmt(this.mid(t)));
-      case 'GET /spread':
-        return this.withToken(q.get('token_id'), (t) => json(200, { spread: this.spread(t) }));
-      case 'POST /spreads':
-        return this.perToken(body, (t) => this.spread(t));
-      case 'GET /last-trade-price':
-        return this.withToken(q.get('token_id'), (t) => json(200, { price: fmt(this.mid(t)), side: 'BUY' }));
-      case 'POST /last-trades-prices':
-        return this.withList(body, (items) => {
-          const out: { token_id: string; price: string; side: string }[] = [];
-          for (const it of items) {
-            const t = it?.['token_id'];
-            if (typeof t !== 'string' || !TOKEN.test(t)) return bad('Invalid payload');
-            if (!this.missing(t)) out.push({ token_id: t, price: fmt(this.mid(t)), side: 'BUY' });
-          }
-          return json(200, out);
-        });
-      // Numbers, not strings, as Polymarket answers these three.
-      case 'GET /tick-size':
-        return this.withToken(q.get('token_id'), (t) => json(200, { minimum_tick_size: Number(this.book(t).tick_size) }));
-      case 'GET /neg-risk':
-        return this.withToken(q.get('token_id'), (t) => json(200, { neg_risk: this.book(t).neg_risk }));
-      case 'GET /fee-rate':
-        return this.withToken(q.get('token_id'), () => json(200, { base_fee: 0 }));
-      case 'GET /data/trades': {
-        if (!this.authorized('GET', path, headers, '')) return json(401, UNAUTHORIZED_BODY);
-        const data = this.trades(q);
-        return json(200, { data, next_cursor: 'LTE=', limit: 100, count: data.length });
-      }
-      case 'POST /order': {
-        if (!this.authorized('POST', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
-        return this.place(body);
-      }
-      case 'DELETE /order': {
-        if (!this.authorized('DELETE', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
-        const b = this.parse(body) as Record<string, unknown> | undefined;
-        const id = b && typeof b === 'object' ? b['orderID'] : undefined;
-        if (typeof id !== 'string' || id === '') return bad('Invalid order payload');
-        this.opts.clob?.cancel(id);
-        if (!this.orders.delete(id))
-          return json(200, { canceled: [], not_canceled: { [id]: "order can't be found - already canceled or matched" } });
-        return json(200, { canceled: [id], not_canceled: {} });
-      }
-      default:
-        return undefined;
+        return json(200, out);
+      }),
+    'price.get': ({ q }) => {
+      const side = q.get('side');
+      if (side !== 'BUY' && side !== 'SELL') return bad('Invalid side');
+      return this.withToken(q.get('token_id'), (t) => json(200, { price: this.price(t, side) }));
+    },
+    'prices.post': ({ body }) =>
+      this.withList(body, (items) => {
+        const out: Record<string, Record<string, string>> = {};
+        for (const it of items) {
+          const t = it?.['token_id'];
+          const side = it?.['side'];
+          if (typeof t !== 'string' || !TOKEN.test(t) || (side !== 'BUY' && side !== 'SELL')) return bad('Invalid payload');
+          if (this.missing(t)) continue;
+          out[t] ??= {};
+          out[t][side] = this.price(t, side);
+        }
+        return json(200, out);
+      }),
+    'midpoint.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, { mid: fmt(this.mid(t)) })),
+    'pricesHistory.get': ({ q }) => {
+      const market = q.get('market');
+      if (!market || !TOKEN.test(market)) return bad('Invalid market');
+      const h = this.history(market, {
+        startTs: q.get('startTs'),
+        endTs: q.get('endTs'),
+        interval: q.get('interval'),
+        fidelity: q.get('fidelity'),
+      });
+      return typeof h === 'string' ? bad(h) : json(200, { history: h });
+    },
+    'pricesHistory.batch': ({ body }) => this.batchHistory(body),
+    // The real clock: clients sign with it (useServerTime), and signatures are checked against it.
+    'time.get': () => json(200, Math.floor(Date.now() / 1000)),
+    'midpoints.post': ({ body }) => this.perToken(body, (t) => fmt(this.mid(t))),
+    'spread.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, { spread: this.spread(t) })),
+    'spreads.post': ({ body }) => this.perToken(body, (t) => this.spread(t)),
+    'lastTradePrice.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, { price: fmt(this.mid(t)), side: 'BUY' })),
+    'lastTradesPrices.post': ({ body }) =>
+      this.withList(body, (items) => {
+        const out: { token_id: string; price: string; side: string }[] = [];
+        for (const it of items) {
+          const t = it?.['token_id'];
+          if (typeof t !== 'string' || !TOKEN.test(t)) return bad('Invalid payload');
+          if (!this.missing(t)) out.push({ token_id: t, price: fmt(this.mid(t)), side: 'BUY' });
+        }
+        return json(200, out);
+      }),
+    // Numbers, not strings, as Polymarket answers these three.
+    'tickSize.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, { minimum_tick_size: Number(this.book(t).tick_size) })),
+    'negRisk.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, { neg_risk: this.book(t).neg_risk })),
+    'feeRate.get': ({ q }) => this.withToken(q.get('token_id'), () => json(200, { base_fee: 0 })),
+    'trades.list': ({ path, q, headers }) => {
+      if (!this.authorized('GET', path, headers, '')) return json(401, UNAUTHORIZED_BODY);
+      const data = this.trades(q);
+      return json(200, { data, next_cursor: 'LTE=', limit: 100, count: data.length });
+    },
+    'order.place': ({ path, body, headers }) => {
+      if (!this.authorized('POST', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
+      return this.place(body);
+    },
+    'order.cancel': ({ path, body, headers }) => {
+      if (!this.authorized('DELETE', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
+      return this.cancel(body);
+    },
+  };
+
+  private batchHistory(body: string): TradingReply {
+    const b = this.parse(body);
+    if (!b || typeof b !== 'object' || Array.isArray(b)) return bad('Invalid payload');
+    const r = b as Record<string, unknown>;
+    const markets = r['markets'];
+    if (!Array.isArray(markets) || markets.length === 0 || !markets.every((x) => typeof x === 'string' && TOKEN.test(x)))
+      return bad('Invalid markets');
+    if (markets.length > 20) return bad('Too many markets, maximum is 20');
+    const str = (k: string) => (r[k] === undefined || r[k] === null ? null : String(r[k]));
+    const out: Record<string, { t: number; p: number }[]> = {};
+    for (const t of markets as string[]) {
+      const h = this.history(t, {
+        startTs: str('start_ts'),
+        endTs: str('end_ts'),
+        interval: str('interval'),
+        fidelity: str('fidelity'),
+      });
+      if (typeof h === 'string') return bad(h);
+      out[t] = h;
     }
+    return json(200, { history: out });
+  }
+
+  private cancel(body: string): TradingReply {
+    const b = this.parse(body) as Record<string, unknown> | undefined;
+    const id = b && typeof b === 'object' ? b['orderID'] : undefined;
+    if (typeof id !== 'string' || id === '') return bad('Invalid order payload');
+    this.opts.clob?.cancel(id);
+    if (!this.orders.delete(id))
+      return json(200, { canceled: [], not_canceled: { [id]: "order can't be found - already canceled or matched" } });
+    return json(200, { canceled: [id], not_canceled: {} });
   }
 
   private authorized(method: string, path: string, headers: Headers, body: string): boolean {

@@ -7,9 +7,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS } from '../contract/operations.ts';
-import { startService, type Service } from '../service/service.ts';
+import { startService, type Service } from './server.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, readFixture, tempDir } from '../testing/fixtures.ts';
-import type { GammaEvent, GammaMarket, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaTag } from '../contract/gamma.ts';
 
 type Obj = Record<string, unknown>;
 type Served = Obj & { id: string };

@@ -3,8 +3,8 @@
  * unchecked, so it is refused at start instead.
  */
 import { describe, expect, it } from 'vitest';
-import type { Dispatch } from '../service/dispatch.ts';
-import { silentLogger } from '../store/sqlite.ts';
+import type { Dispatch } from '../contract/handlers.ts';
+import { silentLogger } from '../logger.ts';
 import { buildFace } from './face.ts';
 
 const dispatch = (() => {
@@ -33,7 +33,9 @@ describe('Fastify schemas', () => {
 
   it('the faces themselves start without one', async () => {
     const app = await buildFace({ face: 'base', dispatch, log: silentLogger });
-    await expect(app.ready()).resolves.toBeDefined();
+    // ready() resolves with the app itself, its routes in place.
+    await expect(app.ready()).resolves.toBe(app);
+    expect(app.hasRoute({ method: 'GET', url: '/markets' })).toBe(true);
     await app.close();
   });
 });

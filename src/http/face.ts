@@ -18,8 +18,8 @@ import {
   type RawParams,
   type RouteDef,
 } from '../contract/index.ts';
-import type { Logger } from '../store/sqlite.ts';
-import type { Dispatch } from '../service/dispatch.ts';
+import type { Logger } from '../logger.ts';
+import type { Dispatch } from '../contract/handlers.ts';
 import { ResponseCache, cacheKey } from './response-cache.ts';
 import { UNAUTHORIZED_BODY, type L2Request } from '../auth/l2.ts';
 import type { InboundLimiter } from '../limits/inbound.ts';
@@ -28,6 +28,7 @@ import { registerRequestGuard } from './origin-guard.ts';
 import { registerWriteGuard } from './write-guard.ts';
 import { l2Identity } from './l2-identity.ts';
 import { loopTurns, TooManyPipelinedError } from '../limits/fair-turns.ts';
+import { registerOpenApi } from './openapi-route.ts';
 
 export interface FaceOptions {
   face: Face;
@@ -199,6 +200,8 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
     });
   }
 
+  // The face's OpenAPI document, after the routes it describes and under the same hooks.
+  registerOpenApi(app, face);
   await opts.extend?.(app);
   return app;
 }

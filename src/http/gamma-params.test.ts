@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtureCatalog, type FakeCatalog, type FakeUpstream } from '../fake-upstream/index.ts';
-import { startService, type Service } from '../service/service.ts';
+import { startService, type Service } from './server.ts';
 import { FIXTURES_DIR } from '../testing/fixtures.ts';
 import { startFake } from '../testing/sync-harness.ts';
 

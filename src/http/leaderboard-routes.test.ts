@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LEADERBOARD_CATEGORIES, LEADERBOARD_ORDERS, LEADERBOARD_PERIODS } from '../contract/leaderboard-ops.ts';
 import { FakeCatalog, startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.ts';
-import { startService, type Service, type ServiceOptions } from '../service/service.ts';
+import { startService, type Service, type ServiceOptions } from './server.ts';
 import { tempDir } from '../testing/fixtures.ts';
 
 const ENTRY_KEYS = ['pnl', 'profileImage', 'proxyWallet', 'rank', 'userName', 'verifiedBadge', 'vol', 'xUsername'];

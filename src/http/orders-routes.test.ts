@@ -16,8 +16,8 @@ import {
   type FakeUpstream,
   type RawOrder,
 } from '../fake-upstream/index.ts';
-import { startService, type Service, type ServiceOptions } from '../service/service.ts';
-import type { Logger } from '../store/sqlite.ts';
+import { startService, type Service, type ServiceOptions } from './server.ts';
+import type { Logger } from '../logger.ts';
 import { DEAD_UPSTREAM, tempDir } from '../testing/fixtures.ts';
 
 const CREDS: Credentials = {

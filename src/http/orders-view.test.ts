@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { l2Headers } from '../auth/l2.ts';
 import type { OrderRow, OrdersViewPage, OrderViewField } from '../contract/orders-ops.ts';
-import { DEMO_CREDENTIALS as CREDS } from '../demo.ts';
+import { DEMO_CREDENTIALS as CREDS } from '../cli/demo.ts';
 import { FIXTURES_DIR, loadFixtureCatalog } from '../fake-upstream/fixture-catalog.ts';
 import { startFakeUpstream, type FakeUpstream, type RawOrder } from '../fake-upstream/index.ts';
 import { csvLine } from '../service/orders-view.ts';
-import { startService, type Service } from '../service/service.ts';
+import { startService, type Service } from './server.ts';
 import { parseCsv } from '../testing/csv.ts';
 
 let fake: FakeUpstream;

@@ -10,7 +10,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Credentials } from '../auth/credentials.ts';
 import { l2Headers } from '../auth/l2.ts';
-import { startService, type Service, type ServiceOptions } from '../service/service.ts';
+import { startService, type Service, type ServiceOptions } from './server.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
 import { DEAD_UPSTREAM } from '../testing/fixtures.ts';
 

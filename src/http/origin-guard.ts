@@ -1,6 +1,6 @@
 /**
  * What a loopback face answers at all, decided in one onRequest hook registered before the
- * rate limiter, so a refused request is never counted (README, Security):
+ * rate limiter, so a refused request is never counted (docs/api-guide.md, Security):
  *
  * - `Host` must name this machine (origins.ts hostAllowed): a page served from another name
  *   that DNS rebinding pointed here gets 403. A request without Host (HTTP/1.0; browsers always
@@ -15,7 +15,7 @@
  *   types are "simple" requests that no browser preflights.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hostAllowed, hostHeaderName } from './origins.ts';
+import { hostAllowed, hostHeaderName } from '../contract/origins.ts';
 
 export interface GuardOptions {
   /** The address the faces are bound to (`--host`); its name is accepted in Host. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Market } from '../contract/index.ts';
-import { startService, type Service } from '../service/service.ts';
+import { startService, type Service } from './server.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags } from '../testing/fixtures.ts';
 import { ResponseCache, cacheKey } from './response-cache.ts';
 

@@ -7,7 +7,7 @@
 import { createPublicClient, forkEnvironmentConfig } from '@polymarket/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event, Market } from '../contract/index.ts';
-import { startService, type Service } from '../service/service.ts';
+import { startService, type Service } from './server.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 
 let s: Service;

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event, SearchResult } from '../contract/index.ts';
-import { startService, type Service } from '../service/service.ts';
+import { startService, type Service } from './server.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { docOf, matches, terms, words, type Doc } from '../testing/search-model.ts';
 import { dumpEvents } from '../testing/sync-harness.ts';

@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { loopbackRequest } from './write-guard.ts';
+import { TOKEN_META } from '../contract/local-api-ops.ts';
 
 export const DEFAULT_WEB_ROOT = path.join(PACKAGE_ROOT, 'out', 'renderer');
 
@@ -20,7 +21,6 @@ export const WEB_UI_CSP =
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The page's own meta tag that hands the web UI the local API token (renderer/src/api.ts reads it). */
-export const TOKEN_META = 'marketdesk-token';
 
 /**
  * The page, with the local API token in a meta tag so its writes carry it (write-guard.ts). Only

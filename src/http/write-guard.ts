@@ -14,8 +14,9 @@
  * Reads stay open: they pass origin-guard.ts's rules only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_TOKEN_HEADER, tokenMatches } from './api-token.ts';
-import { hostHeaderName } from './origins.ts';
+import { API_TOKEN_HEADER } from '../contract/local-api-ops.ts';
+import { tokenMatches } from '../service/api-token.ts';
+import { hostHeaderName } from '../contract/origins.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

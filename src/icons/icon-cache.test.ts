@@ -6,12 +6,33 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundScheduler } from '../limits/scheduler.ts';
-import { silentLogger } from '../store/sqlite.ts';
+import { silentLogger } from '../logger.ts';
 import { UpstreamClient } from '../upstream/client.ts';
 import { IconCache, urlHash, type IconCacheOptions } from './icon-cache.ts';
 
-/** A CDN stand-in: good and bad pictures, counting requests per path. */
+/**
+ * A CDN stand-in: good and bad pictures, counting requests per path. A `/slow` picture is held
+ * until the test lets it go (`release`): a fetch is in flight for exactly as long as the test says.
+ */
 const hits = new Map<string, number>();
+/** Per path: resolves the test's wait for the next request's arrival. */
+const arrivals = new Map<string, () => void>();
+/** Held `/slow` answers per path, and the paths let go (answered at once from then on). */
+const held = new Map<string, (() => void)[]>();
+const released = new Set<string>();
+
+/** Resolves when a request for `p` has reached the server (at once if one already has). */
+function arrived(p: string): Promise<void> {
+  if (hits.has(p)) return Promise.resolve();
+  return new Promise((resolve) => arrivals.set(p, resolve));
+}
+
+/** Answers the held requests for `p`, and every later one at once. */
+function release(p: string): void {
+  released.add(p);
+  for (const send of held.get(p) ?? []) send();
+  held.delete(p);
+}
 let server: Server;
 let base: string;
 let png: Buffer;
@@ -44,7 +65,11 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const p = req.url ?? '/';
     hits.set(p, (hits.get(p) ?? 0) + 1);
+    arrivals.get(p)?.();
+    arrivals.delete(p);
     const send = (type: string, body: Buffer) => {
+      // A held request whose caller gave up is gone by the time it is let go.
+      if (res.destroyed) return;
       res.writeHead(200, { 'content-type': type, 'content-length': String(body.length) });
       res.end(body);
     };
@@ -53,8 +78,10 @@ beforeAll(async () => {
     else if (p === '/page.html') send('text/html', Buffer.from('<html>not a picture</html>'));
     else if (p === '/corrupt.png') send('image/png', Buffer.from('PNG? no, just text'));
     else if (p === '/pixels.png') send('image/png', bigPixels);
-    else if (p.startsWith('/slow')) setTimeout(() => send('image/png', png), 300);
-    else if (p === '/svg') send('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'));
+    else if (p.startsWith('/slow')) {
+      if (released.has(p)) send('image/png', png);
+      else held.set(p, [...(held.get(p) ?? []), () => send('image/png', png)]);
+    } else if (p === '/svg') send('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'));
     else {
       res.writeHead(404);
       res.end();
@@ -69,7 +96,13 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-afterEach(() => hits.clear());
+afterEach(() => {
+  // Nothing stays held past its test.
+  for (const p of [...held.keys()]) release(p);
+  hits.clear();
+  arrivals.clear();
+  released.clear();
+});
 
 describe('IconCache', () => {
   it('fetches once, resizes to a 64×64 WebP, and serves it from disk after a restart', async () => {
@@ -136,13 +169,15 @@ describe('IconCache', () => {
     const b = new AbortController();
     const first = c.get(url, { signal: a.signal });
     const second = c.get(url, { signal: b.signal });
-    while (!hits.has('/slow-1.png')) await new Promise((r) => setTimeout(r, 5));
+    // The fetch is in flight (and held there until released).
+    await arrived('/slow-1.png');
     a.abort();
     // One caller still waits: the fetch goes on for it.
     b.abort();
     expect(await first).toBeNull();
     expect(await second).toBeNull();
     // Not a failure of the picture: the next caller fetches it at once, and gets it.
+    release('/slow-1.png');
     const again = await c.get(url);
     expect(again?.contentType).toBe('image/webp');
     expect(hits.get('/slow-1.png')).toBe(2);
@@ -154,8 +189,11 @@ describe('IconCache', () => {
     const gone = new AbortController();
     const left = c.get(url, { signal: gone.signal });
     const stays = c.get(url, { signal: new AbortController().signal });
+    await arrived('/slow-2.png');
     gone.abort();
     expect(await left).toBeNull();
+    // The answer comes only now, after one caller gave up: the fetch went on for the other.
+    release('/slow-2.png');
     expect((await stays)?.contentType).toBe('image/webp');
     expect(hits.get('/slow-2.png')).toBe(1);
   });
@@ -163,7 +201,9 @@ describe('IconCache', () => {
   it("answers 'pending' past the wait, and the fetch goes on to cache the icon", async () => {
     const c = cache();
     const url = `${base}/slow-3.png`;
+    // Held by the server: the wait runs out first, whatever the machine's speed.
     expect(await c.get(url, { waitMs: 20, signal: new AbortController().signal })).toBe('pending');
+    release('/slow-3.png');
     const later = await c.get(url);
     expect(later?.contentType).toBe('image/webp');
     expect(hits.get('/slow-3.png')).toBe(1);

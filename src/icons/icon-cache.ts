@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Logger } from '../store/sqlite.ts';
+import type { Logger } from '../logger.ts';
 import { BodyTooLargeError, DeadlineError, UpstreamError, type BytesOptions, type BytesReply } from '../upstream/client.ts';
-import type { IconHit, IconSource, IconWait } from './icon-handlers.ts';
+import type { IconHit, IconSource, IconWait } from './icon-source.ts';
 import { IconFiles } from './icon-files.ts';
 import { LRUCache } from 'lru-cache';
 import { BadImageError, ICON_TYPE, toIcon } from './resize.ts';

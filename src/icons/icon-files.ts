@@ -4,7 +4,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../store/sqlite.ts';
+import type { Logger } from '../logger.ts';
 import { pidAlive, tempPath } from '../store/temp-files.ts';
 
 const HASH = /^[0-9a-f]{64}$/;

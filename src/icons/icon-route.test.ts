@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSyntheticCatalog, startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.ts';
-import { startService, type Service } from '../service/service.ts';
+import { startService, type Service } from '../http/server.ts';
 import { DEAD_UPSTREAM, tempDir } from '../testing/fixtures.ts';
 import type { Market } from '../contract/types.ts';
 

@@ -1,12 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { FairTurns, TooManyPipelinedError } from './fair-turns.ts';
-
-/** Synchronous work, as a sql.js query is. */
-function busy(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
-}
+import { FairTurns, TooManyPipelinedError, type FairTurnsStats } from './fair-turns.ts';
 
 describe('FairTurns', () => {
   it('goes round-robin over connections: a later connection does not wait behind a long backlog', async () => {
@@ -26,32 +20,41 @@ describe('FairTurns', () => {
   it('lets the event loop accept a new connection between two turns of work', async () => {
     const turns = new FairTurns(1000);
     const server = net.createServer((s) => s.destroy());
-    let acceptedAfter = -1;
-    let done = 0;
-    server.on('connection', () => {
-      acceptedAfter = done;
-    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as net.AddressInfo;
+    // The state when the server has really accepted the connection (its 'connection' event).
+    let accepted = false;
+    const acceptedWith = new Promise<FairTurnsStats>((resolve) =>
+      server.once('connection', () => {
+        accepted = true;
+        resolve(turns.stats());
+      }),
+    );
+    // One connection's work that never runs out: 5 chains of turns, each queueing its next turn as
+    // it takes one (so 5 wait between two turns), until the server has accepted. The client
+    // connects in the first turn. Were the turns one batch (all in one event-loop iteration, or on
+    // microtasks), the loop would never get to accept; the bound only ends such a run with a
+    // failure instead of a hang.
+    const BOUND = 100_000;
     const conn = {};
     let client: net.Socket | undefined;
-    // 40 requests of 5 ms each on one connection; the client connects during the first one.
-    const work = Array.from({ length: 40 }, (_, i) =>
+    let taken = 0;
+    const take = (): Promise<void> =>
       turns.turn(conn).then(() => {
-        if (i === 0) {
+        if (taken++ === 0) {
           client = net.connect(port, '127.0.0.1');
           client.on('error', () => {});
         }
-        busy(5);
-        done++;
-      }),
-    );
-    await Promise.all(work);
-    await new Promise<void>((r) => server.close(() => r()));
+        if (!accepted && taken < BOUND) return take();
+      });
+    const work = Promise.all(Array.from({ length: 5 }, take));
+    const at = await Promise.race([acceptedWith, work.then(() => 'never accepted while turns were waiting')]);
+    await work;
     client?.destroy();
-    // Accepted within the first few turns, not after all 40 (which a single batch would do).
-    expect(acceptedAfter).toBeGreaterThanOrEqual(0);
-    expect(acceptedAfter).toBeLessThan(5);
+    await new Promise<void>((r) => server.close(() => r()));
+    // Accepted between two turns, with this connection's work still waiting behind it.
+    expect(at).toMatchObject({ waiting: 5, connections: 1 });
+    expect(taken).toBeLessThan(BOUND);
   });
 
   it('bounds what one connection may have waiting', async () => {

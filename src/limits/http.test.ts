@@ -5,7 +5,7 @@
  * the unlimited IPC path, and `limits.status`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startService, type Service, type ServiceOptions } from '../service/service.ts';
+import { startService, type Service, type ServiceOptions } from '../http/server.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
 import { DEAD_UPSTREAM } from '../testing/fixtures.ts';
 import type { LimitsStatus } from '../contract/index.ts';

@@ -1,7 +1,7 @@
 /**
  * The inbound limiter on an HTTP face. Admitted answers carry `RateLimit-Policy` and
  * `RateLimit` (IETF draft httpapi-ratelimit-headers); refused ones are 429 with `Retry-After`
- * and the throttled body (DESIGN.md: `{"error":"rate limit exceeded"}`, catalog routes add
+ * and the throttled body (docs/architecture.md, "Decisions": `{"error":"rate limit exceeded"}`, catalog routes add
  * `"type":"too many requests"`).
  *
  * Most routes are counted per address in an onRequest hook, before the body is read or the

@@ -5,9 +5,10 @@
  *
  * Routes are named `METHOD /path` with the contract's `:param` segments ("GET /markets/:id").
  * A window lists routes and classes (`class:catalog`); a request counts in every window that
- * names its route or its class.
+ * names its route or its class. The built-in table names each route by its contract operation
+ * (`routeName('markets.get')`, src/contract/routes.ts); a `--limits` file names any route as a string.
  *
- * Decisions where section 8 is silent (DESIGN.md "Windows"):
+ * Decisions where section 8 is silent (docs/architecture.md, "Decisions": "Windows"):
  * - by-id/slug routes, a market's or event's tags, /series, /status, /v1/leaderboard and the
  *   service's own extra base-face routes
  *   (/limits, /leaderboard/meta, /stream, /app/ files, unknown paths) are catalog routes: they
@@ -19,6 +20,7 @@
  *   placements used the rest. Each route's own rows stay too.
  */
 import { z } from 'zod';
+import { ROUTES, type OpName } from '../contract/routes.ts';
 
 export interface WindowDef {
   /** Policy name in the RateLimit headers: a short token. */
@@ -42,103 +44,114 @@ export interface LimitsTable {
   apiKeyRoutes: string[];
 }
 
+/**
+ * A contract operation's name in the table: `METHOD /path` with its `:param` segments, as the
+ * inbound limiter sees a matched Fastify route ("GET /markets/:id"). Every route the built-in
+ * table names is an operation of src/contract/routes.ts (the upstream's routes the service
+ * forwards or mirrors are declared there too), so none is typed here again.
+ */
+export function routeName(op: OpName): string {
+  const r = ROUTES[op];
+  return `${r.method} ${r.path}`;
+}
+
+const ops = (...names: OpName[]): string[] => names.map(routeName);
+
 const S = 10;
 const TEN_MIN = 600;
+
+/** A section 8 row over 10 seconds that counts the named operations. */
+const row = (name: string, limit: number, ...names: OpName[]): WindowDef => ({ name, limit, seconds: S, routes: ops(...names) });
 
 export const DEFAULT_LIMITS: LimitsTable = {
   windows: [
     // 8.2 catalog routes
     { name: 'catalog', limit: 4000, seconds: S, routes: ['class:catalog'] },
     // Gamma's keyset and pagination variants count as the listing they page through (gamma.md §0).
-    { name: 'events', limit: 500, seconds: S, routes: ['GET /events', 'GET /events/keyset', 'GET /events/pagination'] },
-    { name: 'markets', limit: 300, seconds: S, routes: ['GET /markets', 'GET /markets/keyset'] },
-    {
-      name: 'listings',
-      limit: 900,
-      seconds: S,
-      routes: ['GET /events', 'GET /markets', 'GET /events/keyset', 'GET /events/pagination', 'GET /markets/keyset'],
-    },
-    { name: 'tags', limit: 200, seconds: S, routes: ['GET /tags'] },
-    { name: 'search', limit: 350, seconds: S, routes: ['GET /public-search'] },
+    row('events', 500, 'events.list', 'events.keyset', 'events.pagination'),
+    row('markets', 300, 'markets.list', 'markets.keyset'),
+    row('listings', 900, 'events.list', 'markets.list', 'events.keyset', 'events.pagination', 'markets.keyset'),
+    row('tags', 200, 'tags.list'),
+    row('search', 350, 'search.query'),
     // 8.3 trading reads
     { name: 'trading', limit: 5000, seconds: S, routes: ['class:trading-read'] },
-    { name: 'health', limit: 50, seconds: S, routes: ['GET /'] },
-    { name: 'book', limit: 200, seconds: S, routes: ['GET /book'] },
-    { name: 'books', limit: 80, seconds: S, routes: ['POST /books'] },
-    { name: 'price', limit: 200, seconds: S, routes: ['GET /price'] },
-    { name: 'prices', limit: 80, seconds: S, routes: ['POST /prices'] },
-    { name: 'midpoint', limit: 200, seconds: S, routes: ['GET /midpoint'] },
-    { name: 'prices-history', limit: 100, seconds: S, routes: ['GET /prices-history'] },
-    { name: 'batch-prices-history', limit: 80, seconds: S, routes: ['POST /batch-prices-history'] },
-    { name: 'trades', limit: 150, seconds: S, routes: ['GET /data/trades'] },
+    row('health', 50, 'clob.health'),
+    row('book', 200, 'book.get'),
+    row('books', 80, 'books.post'),
+    row('price', 200, 'price.get'),
+    row('prices', 80, 'prices.post'),
+    row('midpoint', 200, 'midpoint.get'),
+    row('prices-history', 100, 'pricesHistory.get'),
+    row('batch-prices-history', 80, 'pricesHistory.batch'),
+    row('trades', 150, 'trades.list'),
     // 8.4 trading writes: burst and sustained per route, and the shared write budget with the cancel reserve
-    { name: 'order-burst', limit: 2400, seconds: S, routes: ['POST /order'] },
-    { name: 'order-sustained', limit: 24000, seconds: TEN_MIN, routes: ['POST /order'] },
-    { name: 'cancel-burst', limit: 2400, seconds: S, routes: ['DELETE /order'] },
-    { name: 'cancel-sustained', limit: 24000, seconds: TEN_MIN, routes: ['DELETE /order'] },
+    row('order-burst', 2400, 'order.place'),
+    { name: 'order-sustained', limit: 24000, seconds: TEN_MIN, routes: ops('order.place') },
+    row('cancel-burst', 2400, 'order.cancel'),
+    { name: 'cancel-sustained', limit: 24000, seconds: TEN_MIN, routes: ops('order.cancel') },
     // Icon pictures (src/icons/), fetched once each from arbitrary CDN hosts: a modest budget of
     // their own (the 'images' host has its own slots too), so they never take room from the APIs.
     { name: 'images', limit: 100, seconds: S, routes: ['class:images'] },
-    { name: 'writes-burst', limit: 2400, seconds: S, routes: ['class:trading-write'], reserve: { share: 0.1, for: ['DELETE /order'] } },
+    { name: 'writes-burst', limit: 2400, seconds: S, routes: ['class:trading-write'], reserve: { share: 0.1, for: ops('order.cancel') } },
     {
       name: 'writes-sustained',
       limit: 24000,
       seconds: TEN_MIN,
       routes: ['class:trading-write'],
-      reserve: { share: 0.1, for: ['DELETE /order'] },
+      reserve: { share: 0.1, for: ops('order.cancel') },
     },
   ],
   classes: {
-    catalog: [
-      'GET /markets',
-      'GET /events',
-      'GET /tags',
-      'GET /public-search',
-      'GET /markets/:id',
-      'GET /markets/slug/:slug',
-      'GET /events/:id',
-      'GET /events/slug/:slug',
-      'GET /tags/:id',
-      'GET /tags/slug/:slug',
-      'GET /markets/keyset',
-      'GET /events/keyset',
-      'GET /events/pagination',
-      'GET /markets/:id/tags',
-      'GET /events/:id/tags',
-      'GET /series',
-      'GET /series/:id',
-      'GET /status',
-      'GET /v1/leaderboard',
-    ],
-    'trading-read': [
-      'GET /',
-      'GET /book',
-      'POST /books',
-      'GET /price',
-      'POST /prices',
-      'GET /midpoint',
-      'GET /prices-history',
-      'POST /batch-prices-history',
-      'GET /data/trades',
-      'GET /data/orders',
+    catalog: ops(
+      'markets.list',
+      'events.list',
+      'tags.list',
+      'search.query',
+      'markets.get',
+      'markets.bySlug',
+      'events.get',
+      'events.bySlug',
+      'tags.get',
+      'tags.bySlug',
+      'markets.keyset',
+      'events.keyset',
+      'events.pagination',
+      'markets.tags',
+      'events.tags',
+      'series.list',
+      'series.get',
+      'service.status',
+      'leaderboard.list',
+    ),
+    'trading-read': ops(
+      'clob.health',
+      'book.get',
+      'books.post',
+      'price.get',
+      'prices.post',
+      'midpoint.get',
+      'pricesHistory.get',
+      'pricesHistory.batch',
+      'trades.list',
+      'orders.list',
       // Polymarket's read helpers (clob-client's): no row of their own in section 8, so the trading reads' one.
-      'GET /time',
-      'POST /midpoints',
-      'GET /spread',
-      'POST /spreads',
-      'GET /last-trade-price',
-      'POST /last-trades-prices',
-      'GET /tick-size',
-      'GET /neg-risk',
-      'GET /fee-rate',
-      'GET /data/order/:id',
-      'GET /auth/api-keys',
-    ],
-    'trading-write': ['POST /order', 'DELETE /order'],
+      'time.get',
+      'midpoints.post',
+      'spread.get',
+      'spreads.post',
+      'lastTradePrice.get',
+      'lastTradesPrices.post',
+      'tickSize.get',
+      'negRisk.get',
+      'feeRate.get',
+      'order.get',
+      'auth.apiKeys',
+    ),
+    'trading-write': ops('order.place', 'order.cancel'),
   },
   faces: { base: 'catalog', clob: 'trading-read' },
   hosts: { gamma: 'catalog', clob: 'trading-read', data: 'catalog', images: 'images' },
-  apiKeyRoutes: ['GET /data/orders', 'GET /data/trades', 'POST /order', 'DELETE /order', 'GET /data/order/:id', 'GET /auth/api-keys'],
+  apiKeyRoutes: ops('orders.list', 'trades.list', 'order.place', 'order.cancel', 'order.get', 'auth.apiKeys'),
 };
 
 const ROUTE = z

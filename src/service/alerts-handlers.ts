@@ -23,7 +23,7 @@ import { cents } from '../alerts/evaluate.ts';
 import type { FiredLog } from '../alerts/fired-log.ts';
 import { MAX_RULES, publicRule, type AlertRulesFile } from '../alerts/rules-file.ts';
 import type { CatalogReads } from '../store/store-api.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 import type { PushHub, PushListener } from './push.ts';
 
 type CreateParams = ParamsOf<'alerts.create'>;

@@ -13,7 +13,7 @@ import type { AlertList, AlertRule, FiredAlert, FiredPage, PushEvents, PushName,
 import { createSyntheticCatalog, MUTATE_PATH, startFakeUpstream, type FakeUpstream, type Mutation } from '../fake-upstream/index.ts';
 import { RULES_FILE } from '../alerts/rules-file.ts';
 import { DEAD_UPSTREAM, tempDir } from '../testing/fixtures.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 
 const CREDS: Credentials = {
   apiKey: '3f0b6c2e-91d4-4a7e-b8c5-0d2e6f1a9b47',

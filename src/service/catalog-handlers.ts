@@ -6,7 +6,7 @@ import type { Store } from '../store/store-api.ts';
 import type { CatalogSync } from '../sync/catalog-sync.ts';
 import { savedHistoryStatus } from '../sync/history-walk.ts';
 import type { catalogOperations } from '../contract/catalog-ops.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 
 function pathId(id: string): number {
   if (!/^\d{1,15}$/.test(id)) throw badRequest('catalog', 'id is invalid');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSyntheticCatalog, startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.ts';
 import { fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { MARKET_COLUMNS, EVENT_COLUMNS, eventCells, marketCells, csvRow } from './export-csv.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 import { parseCsv } from '../testing/csv.ts';
 import { httpJson, type Obj } from '../testing/http-json.ts';
 

@@ -7,7 +7,7 @@ import type { Store } from '../store/store-api.ts';
 import type { WatchlistFile } from '../store/watchlist-file.ts';
 import type { LeaderboardCache } from '../sync/leaderboard-cache.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 import { exportHandlers } from './export-handlers.ts';
 import { marketPageHandlers } from './market-page-handlers.ts';
 import { watchlistHandlers } from './watchlist-handlers.ts';

@@ -1,7 +1,7 @@
 /** The CSV cells of the exports: RFC 4180 quoting and formula-leading text defused. */
 import { describe, expect, it } from 'vitest';
 import type { Event, Market } from '../contract/index.ts';
-import { csvCell, csvRow, eventLeader, marketLeader } from './export-csv.ts';
+import { EVENT_COLUMNS, MARKET_COLUMNS, csvCell, csvRow, eventCells, marketCells } from './export-csv.ts';
 
 describe('csvCell', () => {
   it('leaves plain text and numbers as they are, empty for missing', () => {
@@ -32,14 +32,17 @@ describe('csvCell', () => {
   });
 });
 
-describe('leaders', () => {
+describe('chance and leader columns (the rules are contract/market-rules.ts, tested there)', () => {
   const m = (id: string, prices: string | null, extra: Partial<Market> = {}): Market =>
     ({ id, question: `Q${id}`, outcomes: '["Yes","No"]', outcomePrices: prices, ...extra }) as Market;
+  const marketCell = (x: Market, col: (typeof MARKET_COLUMNS)[number]) => marketCells(x)[MARKET_COLUMNS.indexOf(col)];
+  const eventCell = (x: Event, col: (typeof EVENT_COLUMNS)[number]) => eventCells(x)[EVENT_COLUMNS.indexOf(col)];
 
   it('a market’s chance is its Yes price, else its highest-priced outcome', () => {
-    expect(marketLeader(m('1', '["0.3","0.7"]'))).toEqual({ name: 'Yes', price: 0.3 });
-    expect(marketLeader(m('1', '["0.4","0.6"]', { outcomes: '["Lakers","Celtics"]' }))).toEqual({ name: 'Celtics', price: 0.6 });
-    expect(marketLeader(m('1', null))).toBeUndefined();
+    expect(marketCell(m('1', '["0.3","0.7"]'), 'chance')).toBe(0.3);
+    expect(marketCell(m('1', '["0.4","0.6"]', { outcomes: '["Lakers","Celtics"]' }), 'chance')).toBe(0.6);
+    expect(marketCell(m('1', null), 'chance')).toBeUndefined();
+    expect(marketCell(m('1', '["0.4","0.6"]'), 'outcome_prices')).toBe('0.4 | 0.6');
   });
 
   it('an event’s leader is its highest "Yes" among priced open markets', () => {
@@ -53,10 +56,11 @@ describe('leaders', () => {
         m('4', '["1","0"]', { groupItemTitle: 'Settled', closed: true }),
       ],
     } as Event;
-    expect(eventLeader(e)).toEqual({ label: 'Bob', price: 0.6 });
+    expect([eventCell(e, 'leading'), eventCell(e, 'chance')]).toEqual(['Bob', 0.6]);
   });
 
   it('a one-market event’s leader is that market’s leading outcome', () => {
-    expect(eventLeader({ id: '9', tags: [], markets: [m('1', '["0.3","0.7"]')] } as Event)).toEqual({ label: 'No', price: 0.7 });
+    const e = { id: '9', tags: [], markets: [m('1', '["0.3","0.7"]')] } as Event;
+    expect([eventCell(e, 'leading'), eventCell(e, 'chance')]).toEqual(['No', 0.7]);
   });
 });

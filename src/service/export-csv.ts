@@ -1,10 +1,11 @@
 /**
  * CSV rows for the exports (catalog.export): RFC 4180 quoting, formula-leading cells defused,
- * and each listing's columns. Chance and leader follow the renderer's rules (renderer/src/chance.ts):
- * a market's chance is its Yes price (else its highest-priced outcome); an event's leader is its
+ * and each listing's columns. Chance and leader are the grids' (contract/market-rules.ts): a
+ * market's chance is its Yes price (else its highest-priced outcome); an event's leader is its
  * highest-"Yes" open market (for a one-market event, its likeliest outcome), placeholders left out.
  */
 import type { Event, LeaderboardEntry, Market } from '../contract/index.ts';
+import { eventLeader, marketLeader, num, textList } from '../contract/market-rules.ts';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -23,58 +24,6 @@ export function csvCell(v: Cell): string {
 /** One record with its CRLF line break (RFC 4180 2.1). */
 export function csvRow(cells: readonly Cell[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
-}
-
-function jsonList(v: unknown): unknown[] {
-  if (Array.isArray(v)) return v;
-  if (typeof v !== 'string') return [];
-  try {
-    const parsed: unknown = JSON.parse(v);
-    return Array.isArray(parsed) ? parsed : [];
-  } catch {
-    return [];
-  }
-}
-
-function num(v: unknown): number | undefined {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-  return Number.isFinite(n) ? n : undefined;
-}
-
-const prices = (m: Market): (number | undefined)[] => jsonList(m.outcomePrices).map(num);
-const isPlaceholder = (m: Market): boolean => !prices(m).some((p) => p !== undefined);
-
-/** The outcomes that have a price, with their names. */
-function pricedOutcomes(m: Market): { name: string; price: number }[] {
-  const names = jsonList(m.outcomes);
-  return prices(m).flatMap((p, i) => (p === undefined ? [] : [{ name: String(names[i] ?? ''), price: p }]));
-}
-
-/** A market's chance as Polymarket's list shows it: the Yes price, else the highest-priced outcome (two named sides). */
-export function marketLeader(m: Market): { name: string; price: number } | undefined {
-  const priced = pricedOutcomes(m);
-  return (
-    priced.find((o) => o.name.toLowerCase() === 'yes') ??
-    priced.reduce<(typeof priced)[number] | undefined>((a, o) => (!a || o.price > a.price ? o : a), undefined)
-  );
-}
-
-/** The event's leader, as the renderer's `eventLeader` ranks it. */
-export function eventLeader(e: Event): { label: string; price: number } | undefined {
-  const vol = (m: Market) => num(m.volumeNum) ?? num(m.volume) ?? 0;
-  const ranked = (e.markets ?? [])
-    .filter((m) => !isPlaceholder(m))
-    .sort((a, b) => Number(!!a.closed) - Number(!!b.closed) || (prices(b)[0] ?? -1) - (prices(a)[0] ?? -1) || vol(b) - vol(a));
-  if (ranked.length === 1) {
-    // One market: its outcomes are the choices, and the leader is the likeliest of them.
-    const best = pricedOutcomes(ranked[0]!).sort((a, b) => b.price - a.price)[0];
-    if (best) return { label: best.name, price: best.price };
-  }
-  const top = ranked[0];
-  const price = top ? prices(top)[0] : undefined;
-  if (!top || price === undefined) return undefined;
-  const title = typeof top['groupItemTitle'] === 'string' && top['groupItemTitle'].trim() ? top['groupItemTitle'].trim() : undefined;
-  return { label: title ?? top.question ?? top.id, price };
 }
 
 export const MARKET_COLUMNS = [
@@ -98,7 +47,7 @@ export const MARKET_COLUMNS = [
   'archived',
 ] as const;
 
-const joined = (v: unknown): string => jsonList(v).map(String).join(' | ');
+const joined = (v: unknown): string => textList(v).join(' | ');
 
 export function marketCells(m: Market): Cell[] {
   return [
@@ -142,7 +91,7 @@ export const EVENT_COLUMNS = [
 ] as const;
 
 export function eventCells(e: Event): Cell[] {
-  const leader = eventLeader(e);
+  const leader = eventLeader(e.markets ?? []);
   return [
     e.id,
     e.title,

@@ -9,7 +9,7 @@ import { ApiError, badRequest, rawBody, type LeaderboardEntry, type ParamsOf, ty
 import { loopTurns } from '../limits/fair-turns.ts';
 import type { CatalogReads } from '../store/store-api.ts';
 import type { LeaderboardCache } from '../sync/leaderboard-cache.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 import { EVENT_COLUMNS, MARKET_COLUMNS, csvRow, eventCells, leaderboardColumns, marketCells, type Cell } from './export-csv.ts';
 
 /** Rows read and written per turn: about 20 ms of work at 100k markets, so a request waits at most that long. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalog } from '../fake-upstream/synthetic.ts';
 import { tempDir } from '../testing/fixtures.ts';
 import { EXPORT_BATCH } from './export-handlers.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 import { httpJson, type Obj } from '../testing/http-json.ts';
 
 const MARKETS = 6000;

@@ -5,7 +5,7 @@
 import { badRequest, notFound, type EventsKeysetPage, type MarketsKeysetPage } from '../contract/index.ts';
 import { KEYSET_MAX_LIMIT, type gammaExtraOperations } from '../contract/gamma-extra-ops.ts';
 import type { Store } from '../store/store-api.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 import { keysetPage } from './keyset-cursor.ts';
 
 function pathId(id: string): number {

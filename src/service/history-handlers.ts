@@ -6,7 +6,7 @@
 import { badRequest, notFound, type ChangesPage, type MarketHistory, type RevisionsPage } from '../contract/index.ts';
 import type { CatalogStore } from '../store/catalog-store.ts';
 import type { Entity } from '../store/history-reader.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 
 const DAY_S = 86_400;
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChangeRecord, ChangesPage, MarketHistory, RevisionsPage } from '../contract/index.ts';
 import { createSyntheticCatalog, MUTATE_PATH, startFakeUpstream, type FakeUpstream, type Mutation } from '../fake-upstream/index.ts';
 import { tempDir } from '../testing/fixtures.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

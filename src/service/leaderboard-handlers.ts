@@ -3,7 +3,7 @@
  */
 import type { leaderboardOperations } from '../contract/leaderboard-ops.ts';
 import type { LeaderboardCache } from '../sync/leaderboard-cache.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 
 export function leaderboardHandlers(cache: LeaderboardCache): HandlersFor<keyof typeof leaderboardOperations> {
   return {

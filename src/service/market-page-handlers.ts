@@ -19,7 +19,8 @@ import {
 import type { CatalogReads, MarketPages } from '../store/store-api.ts';
 import type { PageKind } from '../store/market-page-cache.ts';
 import { DeadlineError, UpstreamError, type UpstreamClient } from '../upstream/client.ts';
-import type { CallContext, HandlersFor } from './dispatch.ts';
+import type { CallContext, HandlersFor } from '../contract/handlers.ts';
+import { jsonList } from '../contract/market-rules.ts';
 
 /** The CLOB's interval names and a point spacing (minutes) that gives a few hundred points each. */
 export const CHART_QUERY: Record<ChartInterval, { interval: string; fidelity: number }> = {
@@ -43,15 +44,6 @@ export interface MarketPageOptions {
 interface Token {
   name: string;
   tokenId: string;
-}
-
-function jsonList(v: unknown): unknown[] {
-  try {
-    const parsed: unknown = typeof v === 'string' ? JSON.parse(v) : v;
-    return Array.isArray(parsed) ? parsed : [];
-  } catch {
-    return [];
-  }
 }
 
 const unavailable = () => new ApiError(503, { type: 'service unavailable', error: 'the upstream cannot be reached and nothing is cached' });

@@ -9,7 +9,7 @@ import type { MarketBook, MarketChart } from '../contract/index.ts';
 import { createSyntheticCatalog, startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { CHART_QUERY } from './market-page-handlers.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

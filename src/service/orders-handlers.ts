@@ -20,7 +20,7 @@ import type { CachedOrder } from '../store/orders-store.ts';
 import type { OrdersCache } from '../store/store-api.ts';
 import { UpstreamError } from '../upstream/client.ts';
 import type { OrdersSync } from '../sync/orders-sync.ts';
-import type { CallContext, HandlersFor } from './dispatch.ts';
+import type { CallContext, HandlersFor } from '../contract/handlers.ts';
 import { polymarketOrder, specOrder } from './order-dialects.ts';
 import { orderRow, ordersCsv, selectRows, type ViewQuery } from './orders-view.ts';
 import { rawBody } from '../contract/raw.ts';

@@ -5,7 +5,7 @@
 import { CredentialHolder, type Credentials } from '../auth/credentials.ts';
 import { DEFAULT_WINDOW_S, verifyL2, type L2Request } from '../auth/l2.ts';
 import type { Store } from '../store/store-api.ts';
-import type { Logger } from '../store/sqlite.ts';
+import type { Logger } from '../logger.ts';
 import { LeaderboardCache } from '../sync/leaderboard-cache.ts';
 import { OrdersSync } from '../sync/orders-sync.ts';
 import type { UpstreamClient } from '../upstream/client.ts';

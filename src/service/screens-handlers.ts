@@ -21,7 +21,7 @@ import type { ScreenScope } from '../store/screen-filters.ts';
 import { MAX_SCREENS, type ScreensFile } from '../store/screens-file.ts';
 import type { Statements } from '../store/statements.ts';
 import type { WatchlistFile } from '../store/watchlist-file.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 
 const MAX_NAME = 80;
 const MAX_KEYS = 60;

@@ -14,7 +14,7 @@ import { DEAD_UPSTREAM, tempDir } from '../testing/fixtures.ts';
 import { NOW, bruteMarkets, syntheticCatalog, type Catalog } from '../testing/screen-model.ts';
 import { OrdersStore } from '../store/orders-store.ts';
 import { SCREENS_FILE } from '../store/screens-file.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -4,12 +4,12 @@
 import { badRequest } from '../contract/index.ts';
 import type { searchOperations } from '../contract/search-ops.ts';
 import type { Store } from '../store/store-api.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 
 export function searchHandlers(store: Pick<Store, 'search'>): HandlersFor<keyof typeof searchOperations> {
   return {
     'search.query': (p) => {
-      // A blank term is as good as none (DESIGN.md: missing q is "q is required").
+      // A blank term is as good as none (docs/architecture.md, "Decisions": missing q is "q is required").
       if (p.q.trim() === '') throw badRequest('catalog', 'q is required');
       return store.search.search(p);
     },

@@ -1,15 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { PACKAGE_VERSION } from '../package-root.ts';
 import type { SiteMap } from '../store/catalog-reader.ts';
 import { CatalogStore } from '../store/catalog-store.ts';
-import { silentLogger, type Logger } from '../store/sqlite.ts';
+import { silentLogger, type Logger } from '../logger.ts';
 import { CatalogSync } from '../sync/catalog-sync.ts';
 import { UpstreamClient, type UpstreamUrls } from '../upstream/client.ts';
-import { buildFace } from '../http/face.ts';
-import { registerWebUi } from '../http/web-ui.ts';
-import { registerPushStream } from '../http/push-stream.ts';
-import { parseAllowedOrigins } from '../http/origins.ts';
-import { apiTokenHandlers, loadApiToken, type ApiToken } from '../http/api-token.ts';
+import { apiTokenHandlers, loadApiToken, type ApiToken } from './api-token.ts';
 import { createPushHub, type PushHub } from './push.ts';
 import { catalogHandlers } from './catalog-handlers.ts';
 import { gammaExtraHandlers } from './gamma-extra-handlers.ts';
@@ -17,12 +12,13 @@ import { searchHandlers } from './search-handlers.ts';
 import { createOrdersAndLeaderboard, type OrdersLeaderboardOptions } from './orders-leaderboard.ts';
 import type { OrdersSync } from '../sync/orders-sync.ts';
 import type { LeaderboardCache } from '../sync/leaderboard-cache.ts';
-import { createDispatch, type Dispatch, type Handlers } from './dispatch.ts';
+import { createDispatch } from './dispatch.ts';
+import type { Dispatch, Handlers } from '../contract/handlers.ts';
 import { tradingHandlers, type TradingTtls } from './trading-handlers.ts';
 import { InboundLimiter } from '../limits/inbound.ts';
 import { OutboundScheduler, type SchedulerOptions } from '../limits/scheduler.ts';
 import { DEFAULT_LIMITS, type LimitsTable } from '../limits/table.ts';
-import { iconHandlers } from '../icons/icon-handlers.ts';
+import { iconHandlers } from './icon-handlers.ts';
 import { deskHandlers } from './desk-handlers.ts';
 import { historyHandlers } from './history-handlers.ts';
 import { sparklineHandlers } from './sparkline-handlers.ts';
@@ -41,17 +37,6 @@ export const VERSION: string = PACKAGE_VERSION;
 export interface ServiceOptions {
   /** undefined: memory only (tests). */
   dataDir?: string;
-  host?: string;
-  /**
-   * Origins (`scheme://host[:port]`) whose pages may call the faces from a browser
-   * (`--allow-origin`); every other site is refused (README, Security).
-   */
-  allowedOrigins?: readonly string[];
-  /** 0 picks a free port. */
-  basePort?: number;
-  clobPort?: number;
-  /** Serve the HTTP faces (the desktop app can turn them off). */
-  http?: boolean;
   profile?: string;
   urls: UpstreamUrls;
   /** Serve the cache only; never contact the upstream. */
@@ -68,8 +53,6 @@ export interface ServiceOptions {
   persistRetry?: { minMs: number; maxMs: number };
   /** SQLite's page cache for the catalog, in MiB (`--cache-mib`; default 64). */
   cacheMiB?: number;
-  /** The built renderer served at /app/ (default out/renderer). */
-  webRoot?: string;
   /** CLOB API credentials (orders, L2 auth of the clob face); never logged or returned. */
   credentials?: OrdersLeaderboardOptions['credentials'];
   ordersIntervalMs?: number;
@@ -108,24 +91,28 @@ export interface Service {
   scheduler: OutboundScheduler;
   /** The HTTP faces' limiter; undefined with `--no-limits`. */
   limiter: InboundLimiter | undefined;
-  baseUrl: string | undefined;
-  clobUrl: string | undefined;
-  /** The local API token HTTP writes carry (src/http/api-token.ts). */
+  /** The local API token HTTP writes carry (api-token.ts). */
   apiToken: ApiToken;
-  close(): Promise<void>;
+  /** The HTTP faces' read of the catalog's version: screens also move with the watchlist, orders and clock. */
+  catalogVersion(): number;
+  /** The L2 identity check of the clob face and the web UI's signed routes. */
+  authenticate: ReturnType<typeof createOrdersAndLeaderboard>['authenticate'];
+  /** Starts the background sync and the orders refresh (the CLI's `serve`, `autoSync`). */
+  startBackground(): void;
+  /**
+   * Stops everything in order. `whilePushClosed` runs after the push streams have ended and
+   * before the files are flushed: the HTTP server closes its faces there (an open SSE stream
+   * would otherwise hold its close).
+   */
+  close(whilePushClosed?: () => Promise<unknown>): Promise<void>;
 }
 
-async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
-  await app.listen({ host, port });
-  const addr = app.server.address();
-  const actual = typeof addr === 'object' && addr ? addr.port : port;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
-}
-
-export async function startService(opts: ServiceOptions): Promise<Service> {
+/**
+ * The service without its HTTP faces: store, sync, scheduler, handlers and the one dispatch.
+ * src/http/server.ts puts the faces in front of it; the desktop app's worker may use it alone.
+ */
+export async function createService(opts: ServiceOptions): Promise<Service> {
   const log = opts.log ?? silentLogger;
-  // Refused before anything is opened, so a bad origin leaves nothing to close.
-  const allowedOrigins = parseAllowedOrigins(opts.allowedOrigins ?? []);
   const apiToken = await loadApiToken({ log, ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}) });
   const sites = opts.sites ?? {};
   const store = await CatalogStore.open({
@@ -217,52 +204,6 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   // Evaluated after every catalog sync and every orders refresh.
   alerts.follow(sync, account.orders);
 
-  const faces: FastifyInstance[] = [];
-  let baseUrl: string | undefined;
-  let clobUrl: string | undefined;
-  const host = opts.host ?? '127.0.0.1';
-  const guard = { host, allowedOrigins, apiToken: apiToken.token };
-  try {
-    if (opts.http !== false) {
-      // `authenticate`: the base face also serves the L2 routes the web UI signs (contract `webUi`).
-      const base = await buildFace({
-        face: 'base',
-        dispatch,
-        log,
-        authenticate: account.authenticate,
-        ...guard,
-        ...(limiter ? { limits: limiter } : {}),
-        // Screens' answers also move with the watchlist, the orders and the clock (screens-handlers.ts).
-        catalogVersion: () => store.catalogVersion + scope.version(),
-        extend: (app) => {
-          registerPushStream(app, push);
-          return registerWebUi(app, opts.webRoot, apiToken.token);
-        },
-      });
-      faces.push(base);
-      baseUrl = await listen(base, host, opts.basePort ?? 7310);
-      const clob = await buildFace({
-        face: 'clob',
-        dispatch,
-        log,
-        authenticate: account.authenticate,
-        ...guard,
-        ...(limiter ? { limits: limiter } : {}),
-      });
-      faces.push(clob);
-      clobUrl = await listen(clob, host, opts.clobPort ?? 7311);
-    }
-  } catch (e) {
-    await Promise.all(faces.map((f) => f.close()));
-    push.close();
-    await account.stop();
-    scheduler.close();
-    await store.close();
-    throw e;
-  }
-  if (sync && opts.autoSync) sync.start();
-  if (opts.autoSync) account.orders.start();
-
   let closing: Promise<void> | undefined;
   return {
     store,
@@ -274,16 +215,20 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     leaderboard: account.leaderboard,
     scheduler,
     limiter,
-    baseUrl,
-    clobUrl,
     apiToken,
-    close() {
+    catalogVersion: () => store.catalogVersion + scope.version(),
+    authenticate: account.authenticate,
+    startBackground() {
+      if (sync) sync.start();
+      account.orders.start();
+    },
+    close(whilePushClosed) {
       closing ??= (async () => {
         await sync?.stop();
         await account.stop();
         scheduler.close();
         push.close();
-        await Promise.all(faces.map((f) => f.close()));
+        await whilePushClosed?.();
         await watchlist.flush();
         await screens.flush();
         await alerts.close();

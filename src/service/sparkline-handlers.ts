@@ -5,7 +5,7 @@
  */
 import { badRequest, SPARKLINE_BUCKETS, SPARKLINE_DAYS, type Sparklines } from '../contract/index.ts';
 import type { SparklineReads } from '../store/store-api.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 
 const DAY_S = 86_400;
 /** 4 hours. */

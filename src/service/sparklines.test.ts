@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MarketHistory, Sparklines } from '../contract/index.ts';
 import { createSyntheticCatalog, MUTATE_PATH, startFakeUpstream } from '../fake-upstream/index.ts';
 import { tempDir } from '../testing/fixtures.ts';
-import { startService } from './service.ts';
+import { startService } from '../http/server.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

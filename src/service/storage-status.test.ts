@@ -12,7 +12,7 @@ import { CACHE_FILE, CatalogStore } from '../store/catalog-store.ts';
 import { UnsavedChangesError } from '../store/storage-state.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { makeReadOnly, mountSkipReason, mountTmpfs } from '../testing/mounts.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 
 if (mountSkipReason) console.log(`skipping the ENOSPC and read-only storage tests: ${mountSkipReason}`);
 

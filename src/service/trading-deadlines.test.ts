@@ -10,7 +10,7 @@ import { createSyntheticCatalog, startFakeUpstream } from '../fake-upstream/inde
 import { parseLimitsTable } from '../limits/table.ts';
 import { FakeClock, settle } from '../testing/fake-clock.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 import { TradingForwarder } from './trading-handlers.ts';
 
 const TOKEN = '71321045679252212594626385532706912750332728571942532289631379312455583992563';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Credentials } from '../auth/credentials.ts';
 import { l2Headers } from '../auth/l2.ts';
 import { createSyntheticCatalog, startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.ts';
-import { startService } from './service.ts';
+import { startService } from '../http/server.ts';
 
 const CREDS: Credentials = {
   apiKey: '3f0b6c2e-91d4-4a7e-b8c5-0d2e6f1a9b47',

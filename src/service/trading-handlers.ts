@@ -21,7 +21,7 @@ import { ApiError, internalError, type TradesPage } from '../contract/index.ts';
 import { isEndCursor } from '../upstream/clob.ts';
 import { tradingRoutes, type TtlClass } from '../contract/routes.ts';
 import { DeadlineError, UpstreamError, buildUrl, type QueryValue, type UpstreamClient } from '../upstream/client.ts';
-import type { CallContext, HandlersFor } from './dispatch.ts';
+import type { CallContext, HandlersFor } from '../contract/handlers.ts';
 
 type TradingOp = keyof typeof tradingRoutes;
 type TradingOpWith<F> = { [K in TradingOp]: (typeof tradingRoutes)[K] extends F ? K : never }[TradingOp];

@@ -6,7 +6,7 @@
 import { badRequest, notFound, type PushEvents, type WatchKind } from '../contract/index.ts';
 import type { CatalogReads } from '../store/store-api.ts';
 import { MAX_WATCH_ITEMS, type WatchlistFile } from '../store/watchlist-file.ts';
-import type { HandlersFor } from './dispatch.ts';
+import type { HandlersFor } from '../contract/handlers.ts';
 import type { PushHub, PushListener } from './push.ts';
 
 function checkId(id: string): string {

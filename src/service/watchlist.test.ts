@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PushEvents, PushName, WatchItem } from '../contract/index.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { WATCHLIST_FILE } from '../store/watchlist-file.ts';
-import { startService, type Service } from './service.ts';
+import { startService, type Service } from '../http/server.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 /**
  * The catalog cache: a SQLite database read and written in place at `<data-dir>/catalog.sqlite`
- * (sql.js with its file calls served from disk, wasm-disk.ts). Writes come in batches, one
+ * (sql.js with its file calls served from disk, engine/). Writes come in batches, one
  * transaction each, and a batch is on disk when its COMMIT returns (WAL), so a killed process
  * loses nothing that was committed. A failed COMMIT (a full disk, a read-only data dir) is
  * rolled back by SQLite, recorded (storage-state.ts), probed again with backoff, and reported by
@@ -11,7 +11,8 @@ import type { Database } from 'sql.js';
 import { CatalogReader, type SiteMap } from './catalog-reader.ts';
 import { CatalogWriter, type BatchInput, type BatchResult } from './catalog-writer.ts';
 import { buildEntityIndexes, dropEntityIndexes, ensureIndexes, migrate, PAGE_SIZE, probeSchema } from './schema.ts';
-import { lockCache, openCacheFile, readWhole, silentLogger, sqlDisk, sqlEngine, unwritableReason, type Logger } from './sqlite.ts';
+import { silentLogger, type Logger } from '../logger.ts';
+import { lockCache, openCacheFile, readWhole, sqlDisk, sqlEngine, unwritableReason } from './sqlite.ts';
 import { StorageState, UnsavedChangesError, type RetryDelays, type StorageStatus } from './storage-state.ts';
 import { removeStaleTemps } from './temp-files.ts';
 import { SearchReader } from './search-reader.ts';
@@ -27,7 +28,7 @@ import { OrdersStore } from './orders-store.ts';
 import { LeaderboardStore } from './leaderboard-store.ts';
 import { MarketPageCache } from './market-page-cache.ts';
 import type { SideStores, Store } from './store-api.ts';
-import type { DiskAccess } from './wasm-disk.ts';
+import type { DiskAccess } from './engine/wasm-disk.ts';
 import { vacuumCache, type VacuumResult } from './vacuum.ts';
 
 export const CACHE_FILE = 'catalog.sqlite';

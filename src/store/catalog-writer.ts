@@ -3,7 +3,7 @@
  * crash leaves the previous state; links (market-event, event-tag, event-series) and the
  * denormalised market_tags table are kept in step inside the same transaction.
  */
-import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnList, toColumns, type FieldSpec } from './fields.ts';
 import { parseTs } from '../logger.ts';
 import { flushSearchIndex } from './search-index.ts';

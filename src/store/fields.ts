@@ -1,53 +1,32 @@
 /**
- * Which upstream fields the cache keeps, one column each, in Gamma's live key order.
+ * The cache's columns for the upstream fields it keeps: one column each, in the order of the
+ * field lists (contract/catalog-fields.ts, where the fields and their types are declared once).
  * A column is NULL when the upstream left the key out, so the served object leaves it out
  * too. A value whose JSON type does not fit its column (an explicit null, a number sent as a
  * string) goes to the row's `_extra` JSON column instead, so every value keeps its exact type.
  */
-export type FieldKind = 'text' | 'num' | 'bool';
+import { EVENT_FIELD_KINDS, MARKET_FIELD_KINDS, SERIES_FIELD_KINDS, TAG_FIELD_KINDS, type FieldKind } from '../contract/catalog-fields.ts';
+
+export type { FieldKind };
 
 export interface FieldSpec {
   name: string;
   kind: FieldKind;
 }
 
-function fields(spec: string): FieldSpec[] {
-  return spec
-    .trim()
-    .split(/\s+/)
-    .map((tok) => {
-      const [name, k] = tok.split(':') as [string, string | undefined];
-      const kind: FieldKind = k === 'n' ? 'num' : k === 'b' ? 'bool' : 'text';
-      return { name, kind };
-    });
+function fields(kinds: Readonly<Record<string, FieldKind>>): FieldSpec[] {
+  return Object.entries(kinds).map(([name, kind]) => ({ name, kind }));
 }
 
-/** Markets: spec 2.1 plus prices, money and trading fields (`:n` number, `:b` boolean). */
-export const MARKET_FIELDS = fields(`
-  question conditionId slug resolutionSource endDate category liquidity startDate image icon description
-  outcomes outcomePrices volume active:b closed:b marketMakerAddress createdAt updatedAt closedTime
-  new:b featured:b submitted_by creator archived:b resolvedBy restricted:b groupItemTitle groupItemThreshold
-  questionID enableOrderBook:b orderPriceMinTickSize:n orderMinSize:n volumeNum:n liquidityNum:n
-  endDateIso startDateIso volume24hr:n volume1wk:n volume1mo:n volume1yr:n clobTokenIds umaBond umaReward
-  volumeClob:n liquidityClob:n acceptingOrders:b negRisk:b negRiskMarketID competitive:n spread:n
-  oneDayPriceChange:n oneHourPriceChange:n oneWeekPriceChange:n oneMonthPriceChange:n lastTradePrice:n
-  bestBid:n bestAsk:n umaResolutionStatus umaResolutionStatuses sportsMarketType line:n gameId
-`);
+export const MARKET_FIELDS = fields(MARKET_FIELD_KINDS);
+export const EVENT_FIELDS = fields(EVENT_FIELD_KINDS);
+export const TAG_FIELDS = fields(TAG_FIELD_KINDS);
+export const SERIES_FIELDS = fields(SERIES_FIELD_KINDS);
 
-/** Events: spec 2.2 plus money fields (numbers on events, unlike markets). */
-export const EVENT_FIELDS = fields(`
-  ticker slug title description resolutionSource startDate creationDate endDate image icon
-  active:b closed:b archived:b new:b featured:b restricted:b liquidity:n volume:n openInterest:n
-  createdAt updatedAt closedTime competitive:n volume24hr:n volume1wk:n volume1mo:n volume1yr:n
-  enableOrderBook:b liquidityClob:n negRisk:b negRiskMarketID commentCount:n seriesSlug creator
-`);
-
-/** Tags, as `/tags` and an event's `tags` carry them. */
-export const TAG_FIELDS = fields(`
-  label slug forceShow:b forceHide:b isCarousel:b publishedAt createdAt updatedAt requiresTranslation:b
-`);
-
-export const SERIES_FIELDS = fields(`ticker slug title seriesType recurrence image icon active:b closed:b archived:b createdAt updatedAt`);
+/** A column's SQL type for a field kind (migrations.test.ts holds the tables to it). */
+export function columnType(kind: FieldKind): 'TEXT' | 'REAL' | 'INTEGER' {
+  return kind === 'text' ? 'TEXT' : kind === 'num' ? 'REAL' : 'INTEGER';
+}
 
 /** Quoted SQL column name for a field (Gamma names are camelCase; some are SQL keywords). */
 export function col(name: string): string {
@@ -133,8 +112,4 @@ export function projection(
 /** `"a","b",...` for SELECT and INSERT lists. */
 export function columnList(specs: readonly FieldSpec[]): string {
   return specs.map((s) => col(s.name)).join(', ');
-}
-
-export function columnDdl(specs: readonly FieldSpec[]): string {
-  return specs.map((s) => `${col(s.name)} ${s.kind === 'text' ? 'TEXT' : s.kind === 'num' ? 'REAL' : 'INTEGER'}`).join(',\n  ');
 }

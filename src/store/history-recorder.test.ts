@@ -5,7 +5,7 @@
  * snapshots are thinned to hourly, then daily.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket } from '../contract/gamma.ts';
 import { CatalogStore } from './catalog-store.ts';
 
 const stores: CatalogStore[] = [];

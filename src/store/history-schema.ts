@@ -6,41 +6,10 @@
  * compare the incoming row with the stored one before `INSERT OR REPLACE` replaces it. They act
  * only while `_hist_clock` holds a time, which the recorder sets per batch (history-recorder.ts):
  * a bulk load into an empty cache, or a cache with recording off, leaves it empty and records
- * nothing. Prices are integers in 1/10,000, money whole dollars, times epoch seconds.
+ * nothing. Prices are integers in 1/10,000, money whole dollars, times epoch seconds. The tables:
+ * migrations.ts v6.
  */
 import type { Database } from 'sql.js';
-
-export const HISTORY_MIGRATION = `
-CREATE TABLE market_history (
-  market_id INTEGER NOT NULL,
-  ts INTEGER NOT NULL,
-  price INTEGER, bid INTEGER, ask INTEGER, last INTEGER, vol24 INTEGER, liq INTEGER,
-  PRIMARY KEY (market_id, ts)
-) WITHOUT ROWID;
-
--- entity: 0 market, 1 event. One row per edited field; before/after as stored (tags: JSON slugs).
-CREATE TABLE revisions (
-  seq INTEGER PRIMARY KEY,
-  entity INTEGER NOT NULL, ref_id INTEGER NOT NULL, at INTEGER NOT NULL,
-  field TEXT NOT NULL, before TEXT, after TEXT
-);
-CREATE INDEX revisions_by_ref ON revisions(entity, ref_id);
-
--- before/after are JSON texts.
-CREATE TABLE changes (
-  seq INTEGER PRIMARY KEY,
-  at INTEGER NOT NULL, kind TEXT NOT NULL,
-  entity INTEGER NOT NULL, ref_id INTEGER NOT NULL,
-  before TEXT, after TEXT
-);
-CREATE INDEX changes_at_kind ON changes(at, kind);
-
--- The last price (kind 0) or liquidity (kind 1) move reported per market: the next one is measured from it.
-CREATE TABLE move_refs (
-  market_id INTEGER NOT NULL, kind INTEGER NOT NULL, at INTEGER NOT NULL, value INTEGER,
-  PRIMARY KEY (market_id, kind)
-) WITHOUT ROWID;
-`;
 
 /** First outcome's price (Gamma's outcomePrices[0], a JSON string of strings) in 1/10,000. */
 const px = (r: string) =>

@@ -1,34 +1,12 @@
 /**
  * Cached leaderboards, one per (category, timePeriod, orderBy), in the catalog database so
  * they survive restarts and serve offline. A board is replaced whole by each fetch; entries keep
- * the upstream's order (`position`) and values.
+ * the upstream's order (`position`) and values. The tables: migrations.ts v3.
  */
-import type { LeaderboardEntry } from '../contract/leaderboard-ops.ts';
+import type { BoardKey, LeaderboardEntry } from '../contract/leaderboard-ops.ts';
 import type { Bind, Row, Statements } from './statements.ts';
 
-export const LEADERBOARD_MIGRATION = `
-CREATE TABLE leaderboard_boards (
-  category TEXT NOT NULL, period TEXT NOT NULL, order_by TEXT NOT NULL,
-  fetched_at INTEGER NOT NULL,
-  PRIMARY KEY (category, period, order_by)
-) WITHOUT ROWID;
-CREATE TABLE leaderboard_entries (
-  category TEXT NOT NULL, period TEXT NOT NULL, order_by TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  rank TEXT NOT NULL, proxy_wallet TEXT NOT NULL, user_name TEXT NOT NULL,
-  vol REAL NOT NULL, pnl REAL NOT NULL, profile_image TEXT NOT NULL,
-  -- JSON: the spec leaves their types open, so they come back exactly as received.
-  x_username TEXT NOT NULL, verified_badge TEXT NOT NULL,
-  _wallet_lc TEXT NOT NULL, _name_lc TEXT NOT NULL,
-  PRIMARY KEY (category, period, order_by, position)
-) WITHOUT ROWID;
-`;
-
-export interface BoardKey {
-  category: string;
-  timePeriod: string;
-  orderBy: string;
-}
+export type { BoardKey };
 
 export interface BoardQuery {
   offset: number;

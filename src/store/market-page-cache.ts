@@ -2,20 +2,9 @@
  * The last answer of each market page read (a chart per market and interval, a book per
  * market), in the catalog database so it survives restarts and answers offline. One JSON row
  * per key, replaced whole by each fetch; apart from the catalog tables (no catalog version bump).
+ * The table: migrations.ts v5.
  */
 import type { Statements } from './statements.ts';
-
-export const MARKET_PAGE_MIGRATION = `
-CREATE TABLE market_page_cache (
-  kind TEXT NOT NULL,
-  market_id INTEGER NOT NULL,
-  -- The chart's interval; '' for a book.
-  variant TEXT NOT NULL,
-  fetched_at INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY (kind, market_id, variant)
-) WITHOUT ROWID;
-`;
 
 export type PageKind = 'chart' | 'book';
 

@@ -3,30 +3,11 @@
  * `/data/orders` answers offline. Each refresh replaces the account's whole list: the upstream
  * lists open orders only, so an order missing from a complete fetch has filled or been cancelled.
  * Only one account's orders are kept; switching credentials drops the previous account's.
+ * The tables: migrations.ts v3; `expiration` (unix seconds as a string, "0" = none) v4.
  */
+import { textList } from '../contract/market-rules.ts';
 import type { Order } from '../contract/orders-ops.ts';
 import type { Bind, Row, Statements } from './statements.ts';
-
-export const ORDERS_MIGRATION = `
-CREATE TABLE orders (
-  account TEXT NOT NULL,
-  id TEXT NOT NULL,
-  -- The upstream's order, so paging is stable between refreshes.
-  position INTEGER NOT NULL,
-  status TEXT NOT NULL, market TEXT NOT NULL, asset_id TEXT NOT NULL, outcome TEXT NOT NULL,
-  maker_address TEXT NOT NULL, owner TEXT NOT NULL, price TEXT NOT NULL, original_size TEXT NOT NULL,
-  size_matched TEXT NOT NULL, side TEXT NOT NULL, type TEXT NOT NULL,
-  associate_trades TEXT NOT NULL,
-  created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
-  _id_lc TEXT NOT NULL, _market_lc TEXT NOT NULL,
-  PRIMARY KEY (account, id)
-) WITHOUT ROWID;
-CREATE INDEX orders_by_position ON orders(account, position);
-CREATE TABLE orders_fetches (account TEXT PRIMARY KEY, fetched_at INTEGER NOT NULL) WITHOUT ROWID;
-`;
-
-/** The upstream's `expiration` (unix seconds as a string, "0" = none): Polymarket's dialect serves it. */
-export const ORDERS_EXPIRATION_MIGRATION = `ALTER TABLE orders ADD COLUMN expiration TEXT NOT NULL DEFAULT '0';`;
 
 /** An order as cached: the spec's fields plus what only Polymarket's shape carries. */
 export interface CachedOrder extends Order {
@@ -82,20 +63,10 @@ interface OrdersMarket {
   outcomes: Map<string, string>;
 }
 
-function jsonList(v: unknown): string[] {
-  if (typeof v !== 'string') return [];
-  try {
-    const a: unknown = JSON.parse(v);
-    return Array.isArray(a) ? a.map(String) : [];
-  } catch {
-    return [];
-  }
-}
-
 function ordersMarket(r: Row): OrdersMarket {
-  const names = jsonList(r[3]);
+  const names = textList(r[3]);
   const outcomes = new Map<string, string>();
-  jsonList(r[4]).forEach((token, i) => {
+  textList(r[4]).forEach((token, i) => {
     if (names[i] !== undefined) outcomes.set(token, names[i]);
   });
   return { id: String(r[1]), question: textOrNull(r[2]), eventTitle: textOrNull(r[5]), outcomes };

@@ -11,9 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StorageStatus } from '../contract/types.ts';
 import { fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { CACHE_FILE, CatalogStore } from './catalog-store.ts';
-import { sqlDisk, writeFileAtomic, type Logger } from './sqlite.ts';
+import type { Logger } from '../logger.ts';
+import { sqlDisk, writeFileAtomic } from './sqlite.ts';
 import { backoffMs, UnsavedChangesError } from './storage-state.ts';
-import type { FaultHook } from './wasm-disk.ts';
+import type { FaultHook } from './engine/wasm-disk.ts';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,86 +1,11 @@
 /**
- * The cache schema, versioned by `PRAGMA user_version`. Each migration moves the schema one
- * version up; a database from a newer marketdesk (higher version) is refused by the probe, so
+ * The cache schema, versioned by `PRAGMA user_version`. Each migration (migrations.ts, frozen once
+ * shipped) moves the schema one version up; a database from a newer marketdesk (higher version) is refused by the probe, so
  * it is moved aside rather than misread.
  */
 import type { Database } from 'sql.js';
-import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnDdl } from './fields.ts';
-import { SEARCH_MIGRATION } from './search-index.ts';
-import { ORDERS_EXPIRATION_MIGRATION, ORDERS_MIGRATION } from './orders-store.ts';
-import { LEADERBOARD_MIGRATION } from './leaderboard-store.ts';
-import { MARKET_PAGE_MIGRATION } from './market-page-cache.ts';
-import { HISTORY_MIGRATION } from './history-schema.ts';
+import { MIGRATIONS } from './migrations.ts';
 import { CHANCE_EXPR } from './screen-filters.ts';
-
-const v1 = `
-CREATE TABLE markets (
-  id INTEGER PRIMARY KEY,
-  ${columnDdl(MARKET_FIELDS)},
-  _extra TEXT,
-  -- Sort and filter keys derived from the fields: numbers for money that Gamma sends as
-  -- strings, epoch milliseconds for the several timestamp formats, lower-cased lookups.
-  _volume REAL, _liquidity REAL,
-  _start_ts INTEGER, _end_ts INTEGER, _created_ts INTEGER, _updated_ts INTEGER, _closed_ts INTEGER,
-  _condition_lc TEXT, _creator_lc TEXT
-);
-
-CREATE TABLE events (
-  id INTEGER PRIMARY KEY,
-  ${columnDdl(EVENT_FIELDS)},
-  _extra TEXT,
-  _start_ts INTEGER, _end_ts INTEGER, _created_ts INTEGER, _updated_ts INTEGER, _closed_ts INTEGER,
-  _slug_lc TEXT, _creator_lc TEXT
-);
-
-CREATE TABLE market_events (
-  market_id INTEGER NOT NULL,
-  event_id INTEGER NOT NULL,
-  position INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (market_id, event_id)
-) WITHOUT ROWID;
-CREATE INDEX market_events_by_event ON market_events(event_id, position, market_id);
-
-CREATE TABLE tags (
-  id INTEGER PRIMARY KEY,
-  ${columnDdl(TAG_FIELDS)},
-  _extra TEXT,
-  _slug_lc TEXT
-);
-CREATE INDEX tags_slug ON tags(_slug_lc);
-
-CREATE TABLE event_tags (
-  event_id INTEGER NOT NULL,
-  tag_id INTEGER NOT NULL,
-  position INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (event_id, tag_id)
-) WITHOUT ROWID;
-CREATE INDEX event_tags_by_tag ON event_tags(tag_id, event_id);
-
--- Denormalised: a market carries the tags of its events (DESIGN.md). Kept in step by the writer.
-CREATE TABLE market_tags (
-  tag_id INTEGER NOT NULL,
-  market_id INTEGER NOT NULL,
-  PRIMARY KEY (tag_id, market_id)
-) WITHOUT ROWID;
-CREATE INDEX market_tags_by_market ON market_tags(market_id, tag_id);
-
-CREATE TABLE series (
-  id INTEGER PRIMARY KEY,
-  ${columnDdl(SERIES_FIELDS)},
-  _extra TEXT,
-  _slug_lc TEXT
-);
-CREATE INDEX series_slug ON series(_slug_lc);
-
-CREATE TABLE event_series (
-  event_id INTEGER NOT NULL,
-  series_id INTEGER NOT NULL,
-  PRIMARY KEY (event_id, series_id)
-) WITHOUT ROWID;
-CREATE INDEX event_series_by_series ON event_series(series_id, event_id);
-
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-`;
 
 /**
  * The sort and lookup indexes of markets and events. Kept out of the migrations so a bulk
@@ -173,20 +98,8 @@ const SUPERSEDED_INDEXES = ['volume', 'volume24hr', 'liquidity', 'end', 'questio
   `events_closed_${k}`,
 ]);
 
-/** migrations[i] takes the schema from version i to i + 1. */
-const migrations: string[] = [
-  v1,
-  SEARCH_MIGRATION,
-  ORDERS_MIGRATION + LEADERBOARD_MIGRATION,
-  // Orders keep the upstream's `expiration`, which Polymarket's dialect serves.
-  ORDERS_EXPIRATION_MIGRATION,
-  // A market page's chart and book, as last fetched (issue 13).
-  MARKET_PAGE_MIGRATION,
-  // Price history, revisions and the change feed (issue 16).
-  HISTORY_MIGRATION,
-];
-
-export const SCHEMA_VERSION = migrations.length;
+/** The migrations are frozen once shipped (migrations.ts): a schema change is a new one. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function schemaVersion(db: Database): number {
   const r = db.exec('PRAGMA user_version');
@@ -246,7 +159,7 @@ export function migrate(db: Database): void {
   while (v < SCHEMA_VERSION) {
     db.exec('BEGIN');
     try {
-      db.exec(migrations[v]!);
+      db.exec(MIGRATIONS[v]!);
       db.exec(`PRAGMA user_version = ${v + 1}`);
       db.exec('COMMIT');
     } catch (e) {

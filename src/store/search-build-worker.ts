@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadSqlJsWithDisk } from './wasm-disk.ts';
+import { loadSqlJsWithDisk } from './engine/load-sqljs.ts';
 import { FTS_ARGS, SEARCH_COLUMNS } from './search-index.ts';
 import type { FromBuilder, ToBuilder } from './search-build.ts';
 

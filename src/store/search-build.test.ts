@@ -13,7 +13,7 @@ import { tempDir } from '../testing/fixtures.ts';
 import { CACHE_FILE, CatalogStore } from './catalog-store.ts';
 import { searchBuildFile } from './search-build.ts';
 import { FTS_SHADOW_TABLES, rebuildSearchIndex } from './search-index.ts';
-import type { Logger } from './sqlite.ts';
+import type { Logger } from '../logger.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

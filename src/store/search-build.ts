@@ -17,9 +17,9 @@ import type { Database, SqlValue } from 'sql.js';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { DOCS_AFTER, FTS_SHADOW_TABLES, finishSearchIndex, rebuildSearchIndex } from './search-index.ts';
 import { tempPath } from './temp-files.ts';
-import type { Logger } from './sqlite.ts';
+import type { Logger } from '../logger.ts';
 import type { Statements } from './statements.ts';
-import type { DiskAccess } from './wasm-disk.ts';
+import type { DiskAccess } from './engine/wasm-disk.ts';
 
 export type DocRow = [docid: number, ...text: string[]];
 export type ToBuilder = { type: 'docs'; rows: DocRow[]; chars: number } | { type: 'end' };

@@ -16,6 +16,8 @@
  * starting with it (~1 s at 100k markets); two letters and more expand cheaply enough.
  *
  * Tags get a tiny ordinary FTS4 table of their own (labels and slugs), kept by triggers.
+ *
+ * The view, the tables and the tag triggers are made by the cache's migration v2 (migrations.ts, frozen).
  */
 import type { Database } from 'sql.js';
 import type { Statements } from './statements.ts';
@@ -24,7 +26,10 @@ export const SEARCH_COLUMNS = ['title', 'keys', 'questions', 'description', 'det
 
 const TOKENIZE = `tokenize=unicode61 "remove_diacritics=2"`;
 
-/** The index's columns and options: the same in the cache and in a worker's build (search-build.ts), so their tables match. */
+/**
+ * The index's columns and options: the same in the cache (its migration, migrations.ts v2; migrations.test.ts holds
+ * them equal) and in a worker's build (search-build.ts), so their tables match.
+ */
 export const FTS_ARGS = `${SEARCH_COLUMNS.join(', ')}, ${TOKENIZE}, prefix="1"`;
 
 /** The tables FTS4 keeps the index in (external content: no content table). */
@@ -37,21 +42,6 @@ export const FTS_SHADOW_TABLES = {
 
 /** Every event's document, `after` a docid, in docid order (a worker's build reads them so). */
 export const DOCS_AFTER = `SELECT rowid, ${SEARCH_COLUMNS.join(', ')} FROM search_docs WHERE rowid > ? ORDER BY rowid LIMIT ?`;
-
-/** Every market of the event, in no particular order (matching ignores it). */
-const marketText = (field: string) =>
-  `coalesce((SELECT group_concat(m."${field}", ' ') FROM market_events me ` +
-  `JOIN markets m ON m.id = me.market_id WHERE me.event_id = e.id), '')`;
-
-const DOCS_VIEW = `
-CREATE VIEW search_docs AS SELECT
-  e.id AS rowid,
-  coalesce(e."title", '') AS title,
-  coalesce(e."ticker", '') || ' ' || coalesce(e."slug", '') AS keys,
-  ${marketText('question')} AS questions,
-  coalesce(e."description", '') AS description,
-  ${marketText('description')} AS details
-FROM events e;`;
 
 /** Takes the documents of the events `ids` (a SELECT of event ids) out of the index, once per batch. */
 const unindex = (ids: string) => `
@@ -100,39 +90,6 @@ const DOC_TRIGGERS: readonly [name: string, sql: string][] = [
   ],
   ['search_order_del', `AFTER DELETE ON events BEGIN DELETE FROM search_order WHERE id = OLD.id; END`],
 ];
-
-/** Tags are an ordinary (self-contained) FTS table: delete and insert work at any time. */
-const TAG_TRIGGERS: readonly [name: string, sql: string][] = [
-  [
-    'search_tags_ins',
-    `AFTER INSERT ON tags BEGIN DELETE FROM tag_fts WHERE docid = NEW.id; ` +
-      `INSERT INTO tag_fts (docid, label, slug) VALUES (NEW.id, coalesce(NEW."label", ''), coalesce(NEW."slug", '')); END`,
-  ],
-  [
-    'search_tags_upd',
-    `AFTER UPDATE ON tags BEGIN DELETE FROM tag_fts WHERE docid = OLD.id; DELETE FROM tag_fts WHERE docid = NEW.id; ` +
-      `INSERT INTO tag_fts (docid, label, slug) VALUES (NEW.id, coalesce(NEW."label", ''), coalesce(NEW."slug", '')); END`,
-  ],
-  ['search_tags_del', `AFTER DELETE ON tags BEGIN DELETE FROM tag_fts WHERE docid = OLD.id; END`],
-];
-
-/**
- * Schema v2 (appended to the migrations list). The event documents are built by
- * ensureSearchIndex right after the migrations (their triggers live outside the migrations, like
- * the entity indexes, because a bulk load drops them), so a v1 cache comes back searchable.
- */
-export const SEARCH_MIGRATION = `
-${DOCS_VIEW}
-CREATE VIRTUAL TABLE search_fts USING fts4(content="search_docs", ${FTS_ARGS});
--- Events whose document was taken out of the index in the current write transaction.
-CREATE TABLE search_dirty (id INTEGER PRIMARY KEY);
--- The tie-break key of every event, narrow: ranking 40,000 matches reads this (~1 MB) instead
--- of the wide events rows (measured: 8 ms instead of 60 ms at 100k markets).
-CREATE TABLE search_order (id INTEGER PRIMARY KEY, volume REAL);
-CREATE VIRTUAL TABLE tag_fts USING fts4(label, slug, ${TOKENIZE}, prefix="1");
-${TAG_TRIGGERS.map(([name, body]) => `CREATE TRIGGER ${name} ${body};`).join('\n')}
-INSERT INTO tag_fts (docid, label, slug) SELECT id, coalesce("label", ''), coalesce("slug", '') FROM tags;
-`;
 
 function createTriggers(db: Database, triggers: readonly [string, string][]): void {
   for (const [name, body] of triggers) db.exec(`CREATE TRIGGER IF NOT EXISTS ${name} ${body}`);

@@ -21,7 +21,8 @@
  * "b" every event with a title word starting with b ties, and volume orders them.
  */
 import type { ParamsOf, SearchEvent, SearchResult, SearchTag } from '../contract/index.ts';
-import { MARKET_COLS, mapMarket, type CatalogReader } from './catalog-reader.ts';
+import type { CatalogReader } from './catalog-reader.ts';
+import { MARKET_COLS, mapMarket } from './listing-entities.ts';
 import { SEARCH_COLUMNS } from './search-index.ts';
 import { UntilWrite, placeholders, type Bind, type Statements } from './statements.ts';
 
@@ -204,7 +205,7 @@ export class SearchReader {
     let wallets: string[] | undefined;
     if (p.creator !== undefined) {
       wallets = this.catalog.creatorWallets(p.creator);
-      if (wallets.length === 0) return empty; // an unknown site yields nothing (DESIGN.md)
+      if (wallets.length === 0) return empty; // an unknown site yields nothing (docs/architecture.md, "Decisions": `creator`)
     }
     const match = SearchReader.matchExpression(terms);
     const { ids, total } = this.rankedEvents(terms, match, wallets, limit, offset);

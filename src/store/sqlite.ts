@@ -1,18 +1,17 @@
 /**
  * The sql.js engine, loaded once per process with its file calls served from disk
- * (wasm-disk.ts), and the cache file's lifecycle: open in place (moving a file that fails to
+ * (engine/), and the cache file's lifecycle: open in place (moving a file that fails to
  * open aside, refusing one from a newer schema), journal and page cache settings.
  */
 import type { Database, SqlJsStatic } from 'sql.js';
 import fs, { promises as fsp, constants as fsc } from 'node:fs';
 import path from 'node:path';
-import { loadSqlJsWithDisk, syncDir, type DiskAccess } from './wasm-disk.ts';
+import { loadSqlJsWithDisk } from './engine/load-sqljs.ts';
+import { syncDir, type DiskAccess } from './engine/wasm-disk.ts';
 import { pidAlive, tempPath } from './temp-files.ts';
 import { describeFsError, type FsProblem } from './storage-state.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { silentLogger, type Logger } from '../logger.ts';
-
-export { silentLogger, type Logger };
+import type { Logger } from '../logger.ts';
 
 let engine: ReturnType<typeof loadSqlJsWithDisk> | undefined;
 
@@ -23,7 +22,7 @@ export async function sqlEngine(): Promise<SqlJsStatic> {
 
 let warned = false;
 
-/** The engine's disk access; undefined if unavailable (wasm-disk.ts), which `log` is told once per process, with why. */
+/** The engine's disk access; undefined if unavailable (engine/load-sqljs.ts), which `log` is told once per process, with why. */
 export async function sqlDisk(log?: Logger): Promise<{ disk: DiskAccess | undefined; problem?: string }> {
   engine ??= loadSqlJsWithDisk();
   const { disk, problem } = await engine;
@@ -50,7 +49,7 @@ export class NewerCacheError extends Error {
 
 /**
  * `<file>.lock` holds the pid of the process that has the cache open. The file is written in
- * place and SQLite's locks are not shared between processes here (wasm-disk.ts), so a second
+ * place and SQLite's locks are not shared between processes here (engine/wasm-disk.ts), so a second
  * process on the same file would corrupt it: it is refused instead. A lock of a process that is
  * gone (a crash, a kill), or of this very process (a restarted worker thread), is taken over.
  * Returns the release; where the lock cannot be written (a read-only dir), nothing is written anyway.

@@ -3,7 +3,7 @@
  * indexed query, so each distinct SQL text is prepared once and reused.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
-import { fastBind } from './fast-bind.ts';
+import { fastBind } from './engine/fast-bind.ts';
 
 export type Bind = SqlValue[];
 export type Row = SqlValue[];
@@ -30,7 +30,7 @@ export class Statements {
     return st;
   }
 
-  /** Binds through fast-bind.ts when it is on (strings cost sql.js most), else through sql.js. */
+  /** Binds through engine/fast-bind.ts when it is on (strings cost sql.js most), else through sql.js. */
   private bind(st: Statement, bind: Bind): void {
     if (!fastBind()?.bind(st, bind)) st.bind(bind);
   }

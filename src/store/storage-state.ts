@@ -6,7 +6,7 @@
  * and not only in the log.
  */
 import type { StorageStatus } from '../contract/types.ts';
-import type { Logger } from './sqlite.ts';
+import type { Logger } from '../logger.ts';
 
 export type { StorageStatus };
 

@@ -6,7 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from './sqlite.ts';
+import type { Logger } from '../logger.ts';
 
 /** Where a save of `file` by this process writes before the rename. */
 export function tempPath(file: string): string {

@@ -21,7 +21,7 @@ import type { Store } from '../store/store-api.ts';
 import { parseTs, silentLogger, type Logger } from '../logger.ts';
 import { DeadlineError, UpstreamError } from '../upstream/client.ts';
 import { GammaApi, OFFSET_CAP, PAGE_SIZE, type Kind, type WalkOptions } from '../upstream/gamma.ts';
-import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket } from '../contract/gamma.ts';
 import { loopTurns } from '../limits/fair-turns.ts';
 import { HistoryWalk } from './history-walk.ts';
 

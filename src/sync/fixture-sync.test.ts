@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event, Market } from '../contract/index.ts';
 import { loadFixtureCatalog, type FakeCatalog, type FakeUpstream } from '../fake-upstream/index.ts';
-import { startService, type Service } from '../service/service.ts';
+import { startService, type Service } from '../http/server.ts';
 import { FIXTURES_DIR } from '../testing/fixtures.ts';
 import { startFake } from '../testing/sync-harness.ts';
 

@@ -8,10 +8,10 @@
  */
 import type { HistoryStatus } from '../contract/index.ts';
 import type { Store } from '../store/store-api.ts';
-import type { Logger } from '../store/sqlite.ts';
+import type { Logger } from '../logger.ts';
 import { UpstreamError } from '../upstream/client.ts';
 import type { GammaApi, Kind, WalkOptions, WalkPosition } from '../upstream/gamma.ts';
-import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket } from '../contract/gamma.ts';
 
 /** The meta key of the saved walk (JSON of `Saved`). */
 export const HISTORY_META_KEY = 'historyWalk';

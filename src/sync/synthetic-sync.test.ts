@@ -9,7 +9,7 @@ import { operations, parseParams, type RawParams } from '../contract/index.ts';
 import { createSyntheticCatalog, DEFAULT_NOW, type FakeCatalog, type FakeUpstream } from '../fake-upstream/index.ts';
 import { parseTs } from '../logger.ts';
 import { expectedCache, startFake, syncAgainst, type Harness } from '../testing/sync-harness.ts';
-import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket } from '../contract/gamma.ts';
 
 const DAY = 86_400_000;
 const HORIZON = 7 * DAY;

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FIXTURES_DIR } from '../fake-upstream/fixture-catalog.ts';
-import type { GammaEvent, GammaMarket, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaTag } from '../contract/gamma.ts';
 
 export { FIXTURES_DIR };
 

@@ -4,7 +4,7 @@
  * a screen's rows are checked against.
  */
 import type { RawParams } from '../contract/params.ts';
-import type { GammaEvent, GammaMarket, GammaTag } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaTag } from '../contract/gamma.ts';
 
 export const NOW = Date.parse('2026-06-01T00:00:00Z');
 const HOUR = 3_600_000;

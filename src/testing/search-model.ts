@@ -1,6 +1,6 @@
 /**
  * Test support for search: a brute-force model of GET /public-search matching, written from
- * the rules (README "Search"), not from the implementation: the documents are the events as
+ * the rules (docs/api-examples.md, `search.query`), not from the implementation: the documents are the events as
  * GET /events serves them, tokenized here in JS.
  */
 import type { Event } from '../contract/index.ts';

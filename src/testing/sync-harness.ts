@@ -9,7 +9,7 @@ import { CatalogStore } from '../store/catalog-store.ts';
 import { parseTs } from '../logger.ts';
 import { CatalogSync, type SyncOptions } from '../sync/catalog-sync.ts';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.ts';
-import type { GammaEvent, GammaMarket } from '../upstream/gamma-types.ts';
+import type { GammaEvent, GammaMarket } from '../contract/gamma.ts';
 
 export interface Harness {
   fake: FakeUpstream;

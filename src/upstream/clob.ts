@@ -43,7 +43,7 @@ export function isoTime(v: unknown): string {
   return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : '';
 }
 
-/** `LIVE`, `ORDER_STATUS_LIVE`, `live` -> `live` (DESIGN.md: lower-case status values). */
+/** `LIVE`, `ORDER_STATUS_LIVE`, `live` -> `live` (docs/architecture.md, "Decisions": order status values). */
 export function normalizeStatus(v: unknown): string {
   return text(v)
     .trim()

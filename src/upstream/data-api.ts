@@ -3,8 +3,7 @@
  * of camelCase entries, `limit` at most 50 and `offset` at most 1000 per request.
  */
 import { setMaxListeners } from 'node:events';
-import type { LeaderboardEntry } from '../contract/leaderboard-ops.ts';
-import type { BoardKey } from '../store/leaderboard-store.ts';
+import type { BoardKey, LeaderboardEntry } from '../contract/leaderboard-ops.ts';
 import type { UpstreamClient } from './client.ts';
 
 export const UPSTREAM_PAGE = 50;

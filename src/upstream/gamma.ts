@@ -4,7 +4,7 @@
  * array filters as repeated keys. Upstreams without keyset routes are walked by offset.
  */
 import { UpstreamError, type QueryValue, type RequestOptions, type UpstreamClient } from './client.ts';
-import type { GammaEvent, GammaMarket, GammaTag } from './gamma-types.ts';
+import type { GammaEvent, GammaMarket, GammaTag } from '../contract/gamma.ts';
 
 export const PAGE_SIZE = 100;
 /** Gamma answers 422 above about this offset; an offset walk stops here. */

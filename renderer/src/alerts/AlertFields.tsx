@@ -6,13 +6,11 @@
 import type { ReactNode } from 'react';
 import { Segmented } from '../components/Segmented.tsx';
 import { fmtCents } from '../chance.ts';
+import { CROSS_DIRECTIONS } from '../../../src/contract/enums.ts';
 import type { AlertForm, AlertSubject, CrossDirection } from './describe.ts';
 
-const DIRECTIONS = [
-  ['up', 'Up'],
-  ['down', 'Down'],
-  ['either', 'Either way'],
-] as const satisfies readonly (readonly [CrossDirection, string])[];
+const DIRECTION_LABEL: Record<CrossDirection, string> = { up: 'Up', down: 'Down', either: 'Either way' };
+const DIRECTIONS = CROSS_DIRECTIONS.map((d) => [d, DIRECTION_LABEL[d]] as const);
 
 type Set = (patch: Partial<AlertForm>) => void;
 

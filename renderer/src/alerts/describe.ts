@@ -2,7 +2,8 @@
  * How alerts read on screen: kind names, what a rule watches, a fired alert's before → after,
  * and the dialog's form turned into `alerts.create` parameters (cents and points to prices).
  */
-import type { AlertKind, AlertRule, CrossDirection, FiredAlert } from '../../../src/contract/alerts-ops.ts';
+import type { AlertRule, FiredAlert } from '../../../src/contract/alerts-ops.ts';
+import type { AlertKind, CrossDirection } from '../../../src/contract/enums.ts';
 import type { InputOf } from '../api.ts';
 import { fmtCents } from '../chance.ts';
 

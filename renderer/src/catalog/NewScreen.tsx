@@ -6,7 +6,8 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Screen, ScreenKind } from '../../../src/contract/screens-ops.ts';
+import type { ScreenKind } from '../../../src/contract/enums.ts';
+import type { Screen } from '../../../src/contract/screens-ops.ts';
 import { call } from '../api.ts';
 
 type Fields = Record<string, string>;

@@ -5,7 +5,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { Screen, ScreenKind } from '../../../src/contract/screens-ops.ts';
+import type { ScreenKind } from '../../../src/contract/enums.ts';
+import type { Screen } from '../../../src/contract/screens-ops.ts';
 import { AlertButton } from '../alerts/AlertButton.tsx';
 import { call } from '../api.ts';
 import { useWatchlist } from '../watchlist.tsx';

@@ -2,6 +2,7 @@
  * The column kinds the markets and events grids share: the name (star, icon, text), money
  * (compact in the cell, exact in the tooltip, the number when copied), dates and the status.
  */
+import type { WatchKind } from '../../../src/contract/enums.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { fmtDate, fmtDateTime, fmtMoney, fmtMoneyFull, num, STATUS_LABEL, statusOf } from '../format.ts';
@@ -11,13 +12,14 @@ import { Star } from '../watchlist.tsx';
 type Row = { id: string };
 type Status = { active?: boolean; closed?: boolean; archived?: boolean };
 
-export function nameColumn<T extends Row>(
-  kind: 'market' | 'event',
-  id: string,
+/** A sortable column: `id` is the service's `order` field it sorts by. */
+export function nameColumn<T extends Row, S extends string>(
+  kind: WatchKind,
+  id: S,
   header: string,
   name: (row: T) => string,
   title: (row: T) => string | undefined,
-): GridColumn<T> {
+): GridColumn<T, S> {
   return {
     id,
     header,
@@ -39,7 +41,7 @@ export function nameColumn<T extends Row>(
 }
 
 /** A sortable money column; `priority` as GridColumn's (absent: always shown). */
-export function moneyColumn<T>(id: string, header: string, value: (row: T) => unknown, priority?: number): GridColumn<T> {
+export function moneyColumn<T, S extends string>(id: S, header: string, value: (row: T) => unknown, priority?: number): GridColumn<T, S> {
   return {
     id,
     header,
@@ -56,7 +58,7 @@ export function moneyColumn<T>(id: string, header: string, value: (row: T) => un
   };
 }
 
-export function dateColumn<T>(id: string, header: string, value: (row: T) => unknown, priority: number): GridColumn<T> {
+export function dateColumn<T, S extends string>(id: S, header: string, value: (row: T) => unknown, priority: number): GridColumn<T, S> {
   return {
     id,
     header,
@@ -68,7 +70,8 @@ export function dateColumn<T>(id: string, header: string, value: (row: T) => unk
   };
 }
 
-export function statusColumn<T extends Status>(priority: number): GridColumn<T> {
+/** Not sortable (`never`: no `order` field): the service has no order by status. */
+export function statusColumn<T extends Status>(priority: number): GridColumn<T, never> {
   return {
     id: 'status',
     header: 'Status',

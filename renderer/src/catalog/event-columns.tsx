@@ -3,8 +3,10 @@
  * of tradable markets, money and dates. `priority`: the order columns are hidden in when the
  * grid is narrow (lowest first); the event, leader, chance and 24h volume always stay.
  */
+import type { EventOrderField } from '../../../src/contract/enums.ts';
 import type { Event } from '../api.ts';
-import { eventLeader, fmtCents, fmtChance, isPlaceholder, type Leader } from '../chance.ts';
+import { eventLeader, isPlaceholder, type Leader } from '../../../src/contract/market-rules.ts';
+import { fmtCents, fmtChance } from '../chance.ts';
 import { fmtInt } from '../format.ts';
 import type { GridColumn } from '../grid/DataGrid.tsx';
 import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
@@ -19,8 +21,8 @@ function leaderOf(e: Event): Leader | undefined {
 const name = (e: Event) => e.title ?? e.slug ?? e.id;
 const tradable = (e: Event) => (e.markets ?? []).filter((m) => !isPlaceholder(m)).length;
 
-export const EVENT_COLUMNS: GridColumn<Event>[] = [
-  nameColumn<Event>('event', 'title', 'Event', name, (e) => e.title),
+export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
+  nameColumn('event', 'title', 'Event', name, (e) => e.title),
   {
     id: 'tags',
     header: 'Tags',
@@ -67,10 +69,10 @@ export const EVENT_COLUMNS: GridColumn<Event>[] = [
     className: 'ev-markets',
     cell: (e) => fmtInt(tradable(e)),
   },
-  moneyColumn<Event>('volume', 'Volume', (e) => e.volume, 7),
-  moneyColumn<Event>('volume24hr', '24h vol', (e) => e['volume24hr']),
-  moneyColumn<Event>('liquidity', 'Liquidity', (e) => e.liquidity, 3),
-  dateColumn<Event>('startDate', 'Starts', (e) => e.startDate, 2),
-  dateColumn<Event>('endDate', 'Ends', (e) => e.endDate, 4),
+  moneyColumn('volume', 'Volume', (e) => e.volume, 7),
+  moneyColumn('volume24hr', '24h vol', (e) => e['volume24hr']),
+  moneyColumn('liquidity', 'Liquidity', (e) => e.liquidity, 3),
+  dateColumn('startDate', 'Starts', (e) => e.startDate, 2),
+  dateColumn('endDate', 'Ends', (e) => e.endDate, 4),
   statusColumn<Event>(5),
 ];

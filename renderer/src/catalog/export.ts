@@ -3,9 +3,10 @@
  * just the loaded ones). Web: a plain link to the route, which the service streams with its own
  * file name. Desktop: the operation over IPC, its `{contentType, body}` made into a download.
  */
+import type { ExportList } from '../../../src/contract/enums.ts';
 import { apiBase, call, mode, ROUTES, routeUrl, type InputOf } from '../api.ts';
 
-export type ExportList = 'markets' | 'events' | 'leaderboard';
+export type { ExportList };
 type Params = Record<string, unknown>;
 
 export function exportUrl(list: ExportList, params: Params): string {

@@ -5,8 +5,10 @@
  * `priority`: the order columns are hidden in when the grid is narrow (lowest first); the
  * market, chance, 24h change and 24h volume always stay.
  */
+import type { MarketOrderField } from '../../../src/contract/enums.ts';
 import type { Market } from '../api.ts';
-import { fmtCents, marketLeader, spreadOf } from '../chance.ts';
+import { marketLeader } from '../../../src/contract/market-rules.ts';
+import { fmtCents, spreadOf } from '../chance.ts';
 import { changeCell, chanceCell, chanceTitle, outcomePrices, outcomesTitle } from '../components/cells.tsx';
 import { fmtChange, num } from '../format.ts';
 import type { GridColumn } from '../grid/DataGrid.tsx';
@@ -15,8 +17,8 @@ import { SparkCell } from '../sparkline/Sparkline.tsx';
 
 const name = (m: Market) => m.question ?? m.slug ?? m.id;
 
-export const MARKET_COLUMNS: GridColumn<Market>[] = [
-  nameColumn<Market>('market', 'question', 'Market', name, (m) => m.question),
+export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
+  nameColumn('market', 'question', 'Market', name, (m) => m.question),
   {
     id: 'chance',
     header: 'Chance',
@@ -64,10 +66,10 @@ export const MARKET_COLUMNS: GridColumn<Market>[] = [
     cell: (m) => outcomePrices(m),
     title: outcomesTitle,
   },
-  moneyColumn<Market>('volumeNum', 'Volume', (m) => m.volumeNum ?? m.volume, 7),
-  moneyColumn<Market>('volume24hr', '24h vol', (m) => m.volume24hr),
-  moneyColumn<Market>('liquidityNum', 'Liquidity', (m) => m.liquidityNum ?? m.liquidity, 3),
-  dateColumn<Market>('endDate', 'Ends', (m) => m.endDate, 4),
+  moneyColumn('volumeNum', 'Volume', (m) => m.volumeNum ?? m.volume, 7),
+  moneyColumn('volume24hr', '24h vol', (m) => m.volume24hr),
+  moneyColumn('liquidityNum', 'Liquidity', (m) => m.liquidityNum ?? m.liquidity, 3),
+  dateColumn('endDate', 'Ends', (m) => m.endDate, 4),
   statusColumn<Market>(5),
 ];
 

@@ -7,8 +7,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { credentials, mode, settings, type CredentialsInput } from '../api.ts';
 import { useNav } from '../nav.tsx';
-import { useCredentialsStatus } from '../views/Orders.tsx';
-import { normalizeOrigin } from '../../../src/http/origins.ts';
+import { useCredentialsStatus } from '../hooks/useOrders.ts';
+import { normalizeOrigin } from '../../../src/contract/origins.ts';
 import { HorizonField, horizonText, horizonValid, horizonValue } from './HorizonField.tsx';
 import { ApiTokenField } from './ApiTokenField.tsx';
 

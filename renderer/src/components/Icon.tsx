@@ -3,11 +3,10 @@
  * and under the CSP (`img-src 'self'` on the web, the `marketdesk-icon:` scheme on the desktop).
  */
 import { useEffect, useState } from 'react';
-import { ICON_SCHEME } from '../../../main/icon-scheme.ts';
+import type { IconKind } from '../../../src/contract/enums.ts';
+import { ICON_SCHEME } from '../../../src/contract/icon-scheme.ts';
 import { ROUTES, apiBase, mode, routeUrl } from '../api.ts';
 import './Icon.css';
-
-export type IconKind = 'market' | 'event';
 
 /**
  * The icon's URL: on the desktop the privileged scheme main/ registers (main/icon-protocol.ts:

@@ -3,8 +3,9 @@
  */
 import type { ReactNode } from 'react';
 import type { Market } from '../api.ts';
-import { fmtCents, fmtChance, marketLeader } from '../chance.ts';
-import { DASH, fmtChange, fmtPrice, num, outcomesOf, STATUS_LABEL, statusOf } from '../format.ts';
+import { marketLeader, outcomesOf } from '../../../src/contract/market-rules.ts';
+import { fmtCents, fmtChance } from '../chance.ts';
+import { DASH, fmtChange, fmtPrice, num, STATUS_LABEL, statusOf } from '../format.ts';
 
 export function StatusBadge({ item }: { item: { active?: boolean; closed?: boolean; archived?: boolean } }) {
   const s = statusOf(item);

@@ -13,14 +13,13 @@
  * selection and copy: useGridKeys.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import type { Sort } from '../ui-state.tsx';
 import { copyText, toTsv } from './copy.ts';
 import { holdIcons } from '../components/Icon.tsx';
 import { GridHead } from './GridHead.tsx';
 import { GridRow, SkeletonRow } from './GridRow.tsx';
 import { GridError } from './GridStates.tsx';
 import { assignSlots, type Slots } from './recycler.ts';
-import { HEAD_HEIGHT, type GridColumn } from './types.ts';
+import { HEAD_HEIGHT, type GridColumn, type Sort } from './types.ts';
 import type { BlockList } from './useBlockList.ts';
 import { useColumnFit } from './useColumnFit.ts';
 import { useGridKeys } from './useGridKeys.ts';
@@ -28,16 +27,17 @@ import { useGridTable } from './useGridTable.ts';
 import { useRowVirtualizer } from './useRowVirtualizer.ts';
 import './grid.css';
 
-export type { GridColumn } from './types.ts';
+export type { GridColumn, Sort } from './types.ts';
 export { ROW_HEIGHT } from './types.ts';
 export { prepareRows } from './recycler.ts';
 
-interface Props<T> {
+interface Props<T, S extends string> {
   label: string;
-  columns: GridColumn<T>[];
+  columns: GridColumn<T, S>[];
   list: BlockList<T>;
-  sort: Sort;
-  onSort: (sort: Sort) => void;
+  /** Absent: no column sorts (a list in its own order). */
+  sort?: Sort<S>;
+  onSort?: (sort: Sort<S>) => void;
   columnSizing: Record<string, number>;
   onColumnSizing: (sizing: Record<string, number>) => void;
   /** Changes when the params change: the grid goes back to the top. */
@@ -53,7 +53,7 @@ interface Props<T> {
   rowTestId?: string;
 }
 
-export function DataGrid<T>(props: Props<T>) {
+export function DataGrid<T, S extends string = never>(props: Props<T, S>) {
   const { list, columns } = props;
   const domId = useId();
   const scrollRef = useRef<HTMLDivElement>(null);

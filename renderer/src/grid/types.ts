@@ -3,9 +3,7 @@
  */
 import type { ReactNode } from 'react';
 
-export interface GridColumn<T> {
-  /** Column id; for a sortable column, also the service's `order` field. */
-  id: string;
+interface ColumnBase<T> {
   header: string;
   size: number;
   /** Narrowest width a resize may give; a numeric column's fits its longest formatted value. */
@@ -13,7 +11,6 @@ export interface GridColumn<T> {
   align?: 'left' | 'right';
   /** Takes the width the other columns leave (at least `minSize`, or `size` once resized). */
   grow?: boolean;
-  sortable?: boolean;
   /** First click sorts descending (numbers, dates) or ascending (text). */
   descFirst?: boolean;
   /**
@@ -30,6 +27,18 @@ export interface GridColumn<T> {
   className?: string;
 }
 
+/**
+ * A grid column. A sortable column's id is the service's `order` field, one of `S` (the contract's
+ * MARKET_ORDER_FIELDS or EVENT_ORDER_FIELDS); any other column's id is its own name.
+ */
+export type GridColumn<T, S extends string = string> = ColumnBase<T> & ({ id: S; sortable: true } | { id: string; sortable?: false });
+
+/** The sort a grid shows: a sortable column's id (an `order` field) and its direction. */
+export interface Sort<S extends string = string> {
+  field: S;
+  desc: boolean;
+}
+
 /** A shown column and the class names of its body cells. */
 export interface CellSpec<T> {
   col: GridColumn<T>;
@@ -37,7 +46,7 @@ export interface CellSpec<T> {
 }
 
 export const ROW_HEIGHT = 28;
-/** The sticky header's height (grid.css .grid-head), above the first row in the scroller. */
+/** The sticky header's height (grid-base.css .grid-head), above the first row in the scroller. */
 export const HEAD_HEIGHT = 29;
 
 /** Class names joined, the false and absent ones left out. */

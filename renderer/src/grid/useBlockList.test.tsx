@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useBlockList, type BlockList } from './useBlockList.ts';
 
 // React's act() warns unless the environment says it is a test.
@@ -60,10 +60,17 @@ function source(total: number, opts: { placeholders?: boolean; failAt?: number; 
   };
 }
 
+// A fake clock: the hook's settle time (300 ms) and the query client's timers run when the test
+// moves the clock, so a wait is a number of fake milliseconds, whatever the machine's load.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
 let root: Root | undefined;
 afterEach(() => {
   act(() => root?.unmount());
   root = undefined;
+  vi.useRealTimers();
 });
 
 /** Mounts the hook; `list()` is its latest value, `setParams` re-renders with new params. */
@@ -80,14 +87,18 @@ function mount(hook: ReturnType<typeof source>['hook'], params: P = { order: 'a'
   return { list: () => current, setParams: render };
 }
 
-/** Lets fetches resolve and React re-render until `ready` holds (a bounded number of turns, past the hook's settle time). */
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 150 && !ready(); i++) {
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 5));
-    });
-  }
-  expect(ready()).toBe(true);
+/** Moves the fake clock `ms` ahead, letting fetches resolve and React re-render on the way. */
+async function advance(ms: number): Promise<void> {
+  await act(() => vi.advanceTimersByTimeAsync(ms));
+}
+
+/**
+ * Moves the fake clock a millisecond at a time until `ready` holds (at most `limitMs`, well past
+ * the hook's 300 ms settle time; the fake fetches take no time).
+ */
+async function until(ready: () => boolean, limitMs = 1000): Promise<void> {
+  for (let t = 0; t < limitMs && !ready(); t++) await advance(1);
+  expect(ready(), `not ready after ${limitMs} ms on the fake clock`).toBe(true);
 }
 
 describe('useBlockList', () => {
@@ -113,19 +124,19 @@ describe('useBlockList', () => {
     const src = source(1000);
     const { list } = mount(src.hook);
     await until(() => list().total === 1000 && list().loaded === 100);
-    const turns = async (n: number) => {
-      for (let i = 0; i < n; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
-    };
+    const settled = Date.now();
     // At the top: the block ahead waits (a quick run of filter changes would queue one per state)...
     act(() => list().show(0, 20));
-    await turns(3);
+    await advance(250);
     expect(src.offsets()).toEqual([0]);
-    // ... and comes when the rows have been on screen a while, with no other call.
+    // ... and comes when the rows have been on screen 300 ms, with no other call.
     await until(() => list().loaded === 200);
+    expect(Date.now() - settled).toBeGreaterThanOrEqual(299);
+    expect(Date.now() - settled).toBeLessThanOrEqual(301);
     expect(src.offsets()).toEqual([0, 100]);
-    // The view moved: what is ahead of it (rows 170 to 320) loads at once.
+    // The view moved: what is ahead of it (rows 170 to 320) loads at once, with no time passing.
     act(() => list().show(150, 170));
-    await turns(3);
+    await advance(0);
     expect(src.offsets()).toEqual([0, 100, 200, 300]);
   });
 
@@ -185,7 +196,8 @@ describe('useBlockList', () => {
     act(() => list().show(120, 140));
     await until(() => list().loaded === 300);
     const before = src.blocks.length;
-    act(() => {
+    // Async: the refetched block arrives on a microtask, inside act.
+    await act(async () => {
       for (const fn of catalogListeners) fn();
     });
     await until(() => src.counts.length === 2 && src.blocks.length === before + 1);

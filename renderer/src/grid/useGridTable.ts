@@ -14,8 +14,7 @@ import {
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useMemo } from 'react';
-import type { Sort } from '../ui-state.tsx';
-import { classes, type CellSpec, type GridColumn } from './types.ts';
+import { classes, type CellSpec, type GridColumn, type Sort } from './types.ts';
 
 const NO_ROWS: unknown[] = [];
 
@@ -28,10 +27,10 @@ export function columnWidth<T>(c: GridColumn<T>, sizing: Record<string, number>)
   return sizing[c.id] ?? (c.grow ? (c.minSize ?? c.size) : c.size);
 }
 
-export function useGridTable<T>(opts: {
-  columns: GridColumn<T>[];
-  sort: Sort;
-  onSort: (sort: Sort) => void;
+export function useGridTable<T, S extends string>(opts: {
+  columns: GridColumn<T, S>[];
+  sort?: Sort<S> | undefined;
+  onSort?: ((sort: Sort<S>) => void) | undefined;
   columnSizing: Record<string, number>;
   onColumnSizing: (sizing: Record<string, number>) => void;
   hidden: ReadonlySet<string>;
@@ -52,7 +51,9 @@ export function useGridTable<T>(opts: {
       })),
     [columns],
   );
-  const sorting = useMemo<SortingState>(() => [{ id: sort.field, desc: sort.desc }], [sort.field, sort.desc]);
+  const field = sort?.field;
+  const desc = sort?.desc ?? false;
+  const sorting = useMemo<SortingState>(() => (field === undefined ? [] : [{ id: field, desc }]), [field, desc]);
   const columnVisibility = useMemo<VisibilityState>(() => Object.fromEntries([...hidden].map((id) => [id, false])), [hidden]);
   const table = useReactTable<T>({
     data: NO_ROWS as T[],
@@ -67,7 +68,9 @@ export function useGridTable<T>(opts: {
     state: { sorting, columnSizing, columnVisibility },
     onSortingChange: (u) => {
       const next = resolve(u, sorting)[0];
-      if (next) onSort({ field: next.id, desc: next.desc });
+      // Only a sortable column sorts, and its id is an `order` field.
+      const col = next && columns.find((c) => c.id === next.id);
+      if (next && col?.sortable) onSort?.({ field: col.id, desc: next.desc });
     },
     onColumnSizingChange: (u) => onColumnSizing(resolve<ColumnSizingState>(u, columnSizing)),
   });

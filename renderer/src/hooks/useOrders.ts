@@ -7,9 +7,11 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, call, credentials, DesktopOnlyError, mode, NoCredentialsError, UnavailableOpError, type InputOf } from '../api.ts';
-import type { OrdersViewPage, OrderViewField } from '../../../src/contract/orders-ops.ts';
+import type { OrderViewField } from '../../../src/contract/enums.ts';
+import type { OrdersViewPage } from '../../../src/contract/orders-ops.ts';
 
-export type { OrderRow, OrdersViewPage, OrderViewField } from '../../../src/contract/orders-ops.ts';
+export type { OrderRow, OrdersViewPage } from '../../../src/contract/orders-ops.ts';
+export type { OrderViewField };
 
 export function useCredentialsStatus() {
   return useQuery({ queryKey: ['credentials.status'], queryFn: credentials.status, staleTime: Infinity });

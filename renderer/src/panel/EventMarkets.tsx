@@ -3,7 +3,8 @@
  * volume, status and a star. Names wrap instead of shrinking, so a narrow panel stays readable.
  */
 import type { Market } from '../api.ts';
-import { fmtCents, fmtChance, marketChance } from '../chance.ts';
+import { marketChance } from '../../../src/contract/market-rules.ts';
+import { fmtCents, fmtChance } from '../chance.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { fmtMoney } from '../format.ts';
 import { useNav } from '../nav.tsx';

@@ -2,7 +2,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { AlertButton } from '../alerts/AlertButton.tsx';
 import { api, type Event } from '../api.ts';
-import { rankMarkets } from '../chance.ts';
+import { rankMarkets } from '../../../src/contract/market-rules.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { fmtInt } from '../format.ts';

@@ -1,7 +1,7 @@
 /** The market panel's heading: icon, question, star, alert, and the event it belongs to. */
 import { AlertButton } from '../alerts/AlertButton.tsx';
 import type { Market } from '../api.ts';
-import { marketChance } from '../chance.ts';
+import { marketChance } from '../../../src/contract/market-rules.ts';
 import { Icon } from '../components/Icon.tsx';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';

@@ -6,7 +6,8 @@
 import type { Market } from '../api.ts';
 import { fmtCents, fmtChance } from '../chance.ts';
 import { changeCell } from '../components/cells.tsx';
-import { DASH, num, outcomesOf } from '../format.ts';
+import { outcomesOf } from '../../../src/contract/market-rules.ts';
+import { DASH, num } from '../format.ts';
 
 export function OutcomeTable({ m }: { m: Market }) {
   const outcomes = outcomesOf(m);

@@ -6,7 +6,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ChartInterval } from '../../../src/contract/desk-ops.ts';
+import { CHART_INTERVALS, type ChartInterval } from '../../../src/contract/enums.ts';
 import { call } from '../api.ts';
 import { Segmented } from '../components/Segmented.tsx';
 import { fmtDateTime } from '../format.ts';
@@ -16,12 +16,8 @@ import { ChartCanvas } from './ChartCanvas.tsx';
 import { alignHistories, INTERVAL_S, mergeLocalHistory } from './chart-data.ts';
 import './PriceChart.css';
 
-const INTERVALS = [
-  ['1d', '1D'],
-  ['1w', '1W'],
-  ['1m', '1M'],
-  ['all', 'ALL'],
-] as const satisfies readonly (readonly [ChartInterval, string])[];
+/** The contract's intervals, labelled as Polymarket's chart does ("1D", "ALL"). */
+const INTERVALS = CHART_INTERVALS.map((i) => [i, i.toUpperCase()] as const);
 
 /** The interval's local history (the first outcome's price), and the window it was read for. */
 function useLocalHistory(id: string, interval: ChartInterval) {

@@ -3,7 +3,8 @@
  * not for reading (two 78-digit token ids would otherwise push the figures down).
  */
 import type { Market } from '../api.ts';
-import { DASH, outcomesOf } from '../format.ts';
+import { outcomesOf } from '../../../src/contract/market-rules.ts';
+import { DASH } from '../format.ts';
 
 export function TokenIds({ m }: { m: Market }) {
   const outcomes = outcomesOf(m);

@@ -1,3 +1,5 @@
+import type { ChartInterval } from '../../../src/contract/enums.ts';
+
 /**
  * The chart's data, as uPlot takes it: one x array (unix seconds, ascending, the union of every
  * outcome's timestamps) and one y array per outcome in ¢ (0–100), null where that outcome has
@@ -28,7 +30,10 @@ export function hasHistory(outcomes: readonly History[]): boolean {
 }
 
 /** Each interval's span in seconds; 'all' has none (all of the local history older than the upstream's). */
-export const INTERVAL_S = { '1d': 86_400, '1w': 7 * 86_400, '1m': 30 * 86_400, all: null } as const;
+export const INTERVAL_S = { '1d': 86_400, '1w': 7 * 86_400, '1m': 30 * 86_400, all: null } as const satisfies Record<
+  ChartInterval,
+  number | null
+>;
 
 /** A local snapshot (markets.history): the first outcome's price, 0..1. */
 export interface LocalPoint {

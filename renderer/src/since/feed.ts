@@ -4,7 +4,7 @@
  * rows (`markets.list` by repeated `id`, 100 a call) and which of them have open orders
  * (`md_has_orders`, answered from the service's orders cache).
  */
-import type { ChangeKind } from '../../../src/contract/history-ops.ts';
+import type { ChangeKind } from '../../../src/contract/enums.ts';
 import { call, type Market } from '../api.ts';
 import type { FeedRecords } from './groups.ts';
 

@@ -5,10 +5,13 @@
  * edits newest first. Pure, so the order rules are tested without a service.
  */
 import type { ChangeRecord } from '../../../src/contract/history-ops.ts';
+import type { WatchKind } from '../../../src/contract/enums.ts';
+import { marketChance } from '../../../src/contract/market-rules.ts';
 import type { Market } from '../api.ts';
 import { num } from '../format.ts';
 
-export type ItemKind = 'market' | 'event';
+/** A feed item is a market or an event, as the watchlist holds them. */
+export type ItemKind = WatchKind;
 export type MarketRow = Pick<Market, 'id' | 'question' | 'volume24hr' | 'outcomePrices' | 'events'>;
 
 export interface Marks {
@@ -104,21 +107,11 @@ function base(records: ChangeRecord[], ctx: Context): Base {
   return { ...ref, title, at: newest.at, ...marksOf(ref.kind, ref.id, ctx) };
 }
 
-const firstPrice = (row: MarketRow | undefined): number | undefined => {
-  if (!row?.outcomePrices) return undefined;
-  try {
-    const list: unknown = JSON.parse(row.outcomePrices);
-    return Array.isArray(list) ? num(list[0]) : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
 export function newMarketItems(changes: readonly ChangeRecord[], ctx: Context): NewItem[] {
   const items = byItem(changes.filter((c) => c.market)).map(({ records }): NewItem => {
     const b = base(records, ctx);
     const row = ctx.rows.get(b.id);
-    return { ...b, volume24hr: num(row?.volume24hr), price: firstPrice(row) };
+    return { ...b, volume24hr: num(row?.volume24hr), price: row ? marketChance(row) : undefined };
   });
   return ownFirst(items, (a, b) => (b.volume24hr ?? -1) - (a.volume24hr ?? -1));
 }

@@ -11,17 +11,23 @@ import { copyText, toTsv } from '../grid/copy.ts';
 import { DataGrid, type GridColumn } from '../grid/DataGrid.tsx';
 import { useBlockList } from '../grid/useBlockList.ts';
 import { useNav } from '../nav.tsx';
-import { filterParams, useUi, type CatalogFilters, type GridPrefs, type Sort } from '../ui-state.tsx';
+import { filterParams, useUi, type CatalogFilters, type GridPrefs, type Sort, type UiState } from '../ui-state.tsx';
 
-export interface CatalogConfig<T extends { id: string }> {
+/** The grids' remembered preferences, by listing. */
+type PrefsKey = 'markets' | 'events';
+/** A listing's sort fields: the contract's MARKET_ORDER_FIELDS or EVENT_ORDER_FIELDS. */
+type SortField<P extends PrefsKey> = UiState[P]['sort']['field'];
+
+export interface CatalogConfig<T extends { id: string }, P extends PrefsKey = PrefsKey> {
   /** The grid's label and the view's. */
   label: string;
   /** Row noun ("market"): the count's, the detail panel's kind and the export's list (plural). */
   noun: 'market' | 'event';
-  prefs: 'markets' | 'events';
+  prefs: P;
   op: 'markets.list' | 'events.list';
   countOp: 'markets.count' | 'events.count';
-  columns: GridColumn<T>[];
+  /** A sortable column's id is one of the listing's `order` fields. */
+  columns: GridColumn<T, SortField<P>>[];
   /** A block of rows (slimmed and prepared for the grid). */
   fetchRows: (params: Record<string, unknown>) => Promise<T[]>;
   fetchCount: (params: Record<string, unknown>) => Promise<number>;
@@ -35,16 +41,22 @@ export interface CatalogConfig<T extends { id: string }> {
 const rowKey = (r: { id: string }) => r.id;
 
 /** `screen`: a saved screen's parameters (catalog/ScreenTabs.tsx), added to the grid's filters and sort. */
-export function CatalogView<T extends { id: string }>({ config, screen }: { config: CatalogConfig<T>; screen?: Record<string, unknown> }) {
+export function CatalogView<T extends { id: string }, P extends PrefsKey>({
+  config,
+  screen,
+}: {
+  config: CatalogConfig<T, P>;
+  screen?: Record<string, unknown>;
+}) {
   const { ui, setUi } = useUi();
   const nav = useNav();
-  const prefs = ui[config.prefs];
+  const prefs: GridPrefs<SortField<P>> = ui[config.prefs];
   const setPrefs = useCallback(
-    (p: Partial<GridPrefs>) => setUi((s) => ({ ...s, [config.prefs]: { ...s[config.prefs], ...p } })),
+    (p: Partial<GridPrefs<SortField<P>>>) => setUi((s) => ({ ...s, [config.prefs]: { ...s[config.prefs], ...p } })),
     [setUi, config.prefs],
   );
   const paramsOf = useCallback(
-    (filters: CatalogFilters, sort: Sort) => ({
+    (filters: CatalogFilters, sort: Sort<SortField<P>>) => ({
       ...screen,
       ...filterParams(filters, config.withEvent),
       order: sort.field,
@@ -83,7 +95,7 @@ export function CatalogView<T extends { id: string }>({ config, screen }: { conf
     [prefetch, paramsOf, setPrefs],
   );
   const onSort = useCallback(
-    (sort: Sort) => {
+    (sort: Sort<SortField<P>>) => {
       prefetch(paramsOf(current.current.filters, sort));
       setPrefs({ sort });
     },

@@ -16,7 +16,7 @@ const fetchEvents = async (p: Record<string, unknown>) => {
   return rows;
 };
 
-export const EVENTS: CatalogConfig<Event> = {
+export const EVENTS: CatalogConfig<Event, 'events'> = {
   label: 'Events',
   noun: 'event',
   prefs: 'events',

@@ -5,7 +5,7 @@
  */
 import { api, call, type Market } from '../api.ts';
 import { MARKET_COLUMNS, gridMarket } from '../catalog/market-columns.tsx';
-import { isPlaceholder } from '../chance.ts';
+import { isPlaceholder } from '../../../src/contract/market-rules.ts';
 import { prepareRows } from '../grid/DataGrid.tsx';
 import type { CatalogConfig } from './Catalog.tsx';
 import { ScreenedCatalog } from './ScreenedCatalog.tsx';
@@ -18,7 +18,7 @@ const fetchMarkets = async (p: Record<string, unknown>) => {
   return rows;
 };
 
-export const MARKETS: CatalogConfig<Market> = {
+export const MARKETS: CatalogConfig<Market, 'markets'> = {
   label: 'Markets',
   noun: 'market',
   prefs: 'markets',

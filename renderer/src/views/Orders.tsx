@@ -16,8 +16,6 @@ import { OrdersTable } from './orders/OrdersTable.tsx';
 import { OrdersToolbar } from './orders/OrdersToolbar.tsx';
 import { useDebounced } from './Search.tsx';
 
-export { useCredentialsStatus } from '../hooks/useOrders.ts';
-
 const PAGE_SIZES = [50, 100, 250, 500] as const;
 /** The view's `data-state` (the e2e suites and styles read it). */
 const DATA_STATE: Record<OrdersState['kind'], string> = {

@@ -4,11 +4,18 @@
  * block of rows follow the screen.
  */
 import { useState } from 'react';
-import type { Screen, ScreenKind } from '../../../src/contract/screens-ops.ts';
+import type { ScreenKind } from '../../../src/contract/enums.ts';
+import type { Screen } from '../../../src/contract/screens-ops.ts';
 import { ScreenTabs, useScreenFreshness } from '../catalog/ScreenTabs.tsx';
 import { CatalogView, type CatalogConfig } from './Catalog.tsx';
 
-export function ScreenedCatalog<T extends { id: string }>({ kind, config }: { kind: ScreenKind; config: CatalogConfig<T> }) {
+export function ScreenedCatalog<T extends { id: string }, P extends 'markets' | 'events'>({
+  kind,
+  config,
+}: {
+  kind: ScreenKind;
+  config: CatalogConfig<T, P>;
+}) {
   const [screen, setScreen] = useState<Screen | null>(null);
   useScreenFreshness(kind, screen);
   return (

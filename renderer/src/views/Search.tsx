@@ -9,7 +9,7 @@ import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
 import { AlertButton } from '../alerts/AlertButton.tsx';
 import { api, type SearchEvent, type SearchResult } from '../api.ts';
 import { OutcomeBox, StatusBadge } from '../components/cells.tsx';
-import { rankMarkets } from '../chance.ts';
+import { rankMarkets } from '../../../src/contract/market-rules.ts';
 import { fmtInt, fmtMoney } from '../format.ts';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';

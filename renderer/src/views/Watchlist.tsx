@@ -6,6 +6,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import type { WatchKind } from '../../../src/contract/enums.ts';
 import { call, type Event, type Market } from '../api.ts';
 import { EVENT_COLUMNS } from '../catalog/event-columns.tsx';
 import { MARKET_COLUMNS, gridMarket } from '../catalog/market-columns.tsx';
@@ -15,9 +16,8 @@ import { useNav } from '../nav.tsx';
 import { useWatchlist } from '../watchlist.tsx';
 
 const CHUNK = 100;
-const NO_SORT = { field: '', desc: false };
-// The watchlist keeps its own order (newest first): no column sorts here.
-const unsorted = <T,>(cols: GridColumn<T>[]) => cols.map((c) => ({ ...c, sortable: false }));
+// The watchlist keeps its own order (newest first): no column sorts here (the grid gets no sort).
+const unsorted = <T,>(cols: GridColumn<T, string>[]): GridColumn<T, never>[] => cols.map((c) => ({ ...c, sortable: false }));
 const MARKET_COLS = unsorted(MARKET_COLUMNS);
 const EVENT_COLS = unsorted(EVENT_COLUMNS);
 
@@ -31,7 +31,7 @@ async function byIds<T extends { id: string }>(op: 'markets.list' | 'events.list
   return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
 }
 
-function Section<T extends { id: string }>(props: { kind: 'market' | 'event'; ids: string[]; columns: GridColumn<T>[] }) {
+function Section<T extends { id: string }>(props: { kind: WatchKind; ids: string[]; columns: GridColumn<T, never>[] }) {
   const { kind, ids } = props;
   const nav = useNav();
   const [sizing, setSizing] = useState<Record<string, number>>({});
@@ -61,8 +61,6 @@ function Section<T extends { id: string }>(props: { kind: 'market' | 'event'; id
           label={label}
           columns={props.columns}
           list={list}
-          sort={NO_SORT}
-          onSort={() => {}}
           columnSizing={sizing}
           onColumnSizing={setSizing}
           resetKey=""

@@ -2,13 +2,14 @@
  * The leaderboard's controls: category tabs, period, what ranks, how fresh the board is (its
  * age when it comes from the cache), and the export and copy actions.
  */
-import { LEADERBOARD_CATEGORIES, LEADERBOARD_PERIODS } from '../../api.ts';
+import { LEADERBOARD_CATEGORIES, LEADERBOARD_ORDER, LEADERBOARD_PERIODS, type LeaderboardOrder } from '../../api.ts';
 import { Segmented } from '../../components/Segmented.tsx';
 import { fmtAgo } from '../../format.ts';
 import { ExportCopy } from '../orders/ExportCopy.tsx';
 import type { Board, Freshness } from './useLeaderboard.ts';
 
 const PERIOD_LABEL = { DAY: 'Day', WEEK: 'Week', MONTH: 'Month', ALL: 'All time' } as const;
+const ORDER_LABEL: Record<LeaderboardOrder, string> = { PNL: 'Profit & loss', VOL: 'Volume' };
 export const titleCase = (s: string) => s[0] + s.slice(1).toLowerCase();
 
 export function CategoryTabs({ board, onBoard }: { board: Board; onBoard(patch: Partial<Board>): void }) {
@@ -64,10 +65,7 @@ export function LeaderboardToolbar({ board, onBoard, busy, freshness, selectedCo
       />
       <Segmented
         label="Rank by"
-        options={[
-          ['PNL', 'Profit & loss'],
-          ['VOL', 'Volume'],
-        ]}
+        options={LEADERBOARD_ORDER.map((o) => [o, ORDER_LABEL[o]] as const)}
         value={board.orderBy}
         onChange={(orderBy) => onBoard({ orderBy })}
       />
