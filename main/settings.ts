@@ -1,7 +1,7 @@
 /**
  * The desktop app's settings (userData/settings.json) and window state. No Electron import.
  */
-import type { DesktopSettings } from '../src/contract/bridge.ts';
+import { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS, type DesktopSettings } from '../src/contract/bridge.ts';
 import { readJson, writeJson } from './json-file.ts';
 import { parseAllowedOrigins } from '../src/contract/origins.ts';
 import { DEFAULT_BASE_PORT, DEFAULT_CLOB_PORT } from '../src/contract/ports.ts';
@@ -16,8 +16,7 @@ export const DEFAULT_SETTINGS: DesktopSettings = {
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
 /** The horizon's default, as under `npm run serve`. */
-export const DEFAULT_HORIZON_DAYS = 7;
-export const MAX_HORIZON_DAYS = 36_500;
+export { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS };
 
 const isHorizon = (v: unknown): v is number | 'all' =>
   v === 'all' || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_HORIZON_DAYS);

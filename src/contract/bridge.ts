@@ -99,3 +99,7 @@ export interface MarketdeskBridge {
 
 /** Operation names look like `markets.list`; anything else is refused before reaching the core. */
 export const OP_NAME = /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/;
+
+/** The history kept by default, in days (the desktop setting and `--horizon-days`), and the most allowed. */
+export const DEFAULT_HORIZON_DAYS = 7;
+export const MAX_HORIZON_DAYS = 36_500;

@@ -5,13 +5,11 @@
  */
 import { useState } from 'react';
 import './HorizonField.css';
-
-export const DEFAULT_HORIZON_DAYS = 7;
-const MAX_DAYS = 36_500;
+import { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS } from '../../../src/contract/bridge.ts';
 
 /** The field's text: 'all' or a number of days as typed. */
 export const horizonText = (v: number | 'all' | undefined): string => String(v ?? DEFAULT_HORIZON_DAYS);
-export const horizonValid = (v: string): boolean => v === 'all' || (/^\d{1,5}$/.test(v) && Number(v) <= MAX_DAYS);
+export const horizonValid = (v: string): boolean => v === 'all' || (/^\d{1,5}$/.test(v) && Number(v) <= MAX_HORIZON_DAYS);
 export const horizonValue = (v: string): number | 'all' => (v === 'all' ? 'all' : Number(v));
 
 export function HorizonField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
@@ -42,7 +40,7 @@ export function HorizonField({ value, onChange }: { value: string; onChange: (v:
         <input type="radio" name="horizon" checked={all} onChange={() => onChange('all')} />
         <span>Keep the whole history: every closed market and event, downloaded once in the background (the cache grows to gigabytes)</span>
       </label>
-      {!all && !horizonValid(value) ? <p className="form-error">A whole number of days, 0 to {MAX_DAYS}</p> : null}
+      {!all && !horizonValid(value) ? <p className="form-error">A whole number of days, 0 to {MAX_HORIZON_DAYS}</p> : null}
     </div>
   );
 }
