@@ -49,7 +49,7 @@ describe('catalog field lists', () => {
 
   it('give every field a kind', () => {
     for (const list of [MARKET_FIELD_KINDS, EVENT_FIELD_KINDS, TAG_FIELD_KINDS, SERIES_FIELD_KINDS]) {
-      for (const kind of Object.values(list)) expect(['text', 'num', 'bool']).toContain(kind);
+      for (const kind of Object.values(list)) expect(['text', 'num', 'bool', 'json']).toContain(kind);
     }
   });
 });

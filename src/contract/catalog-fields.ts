@@ -11,14 +11,18 @@
  * Plain constants: the renderer may import this module at run time.
  */
 
-/** `text` a string, `num` a finite number, `bool` a boolean. */
-export type FieldKind = 'text' | 'num' | 'bool';
+/**
+ * `text` a string, `num` a finite number, `bool` a boolean, `json` any JSON value (an array or an
+ * object, e.g. `positionIds`, `feeSchedule`), kept as its JSON text and served back as it came.
+ */
+export type FieldKind = 'text' | 'num' | 'bool' | 'json';
 
 /** The TypeScript type of each kind's values. */
 export interface FieldKindValue {
   text: string;
   num: number;
   bool: boolean;
+  json: unknown;
 }
 
 /** The optional fields a field list describes (none is sent always: Gamma leaves out empty values). */
@@ -89,6 +93,16 @@ export const MARKET_FIELD_KINDS = {
   sportsMarketType: 'text',
   line: 'num',
   gameId: 'text',
+  // Polymarket 2026 (issue 25; added by migration v7). `version` chooses the outcomes' trading ids
+  // (contract/market-rules.ts tradingIds): "v2" `positionIds` (a JSON array), "v1" `clobTokenIds`.
+  positionIds: 'json',
+  comboStatus: 'text',
+  rfqEnabled: 'bool',
+  holdingRewardsEnabled: 'bool',
+  feesEnabled: 'bool',
+  feeType: 'text',
+  feeSchedule: 'json',
+  version: 'text',
 } as const satisfies Record<string, FieldKind>;
 
 /** Events: spec 2.2 plus money fields (numbers on events, unlike markets). */
@@ -127,6 +141,9 @@ export const EVENT_FIELD_KINDS = {
   commentCount: 'num',
   seriesSlug: 'text',
   creator: 'text',
+  // Polymarket 2026 (issue 25; added by migration v7).
+  eventMetadata: 'json',
+  version: 'text',
 } as const satisfies Record<string, FieldKind>;
 
 /** Tags, as `/tags` and an event's `tags` carry them. */

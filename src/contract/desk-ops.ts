@@ -41,6 +41,11 @@ export interface MarketChart {
   /** The upstream could not be reached: this is the last persisted copy. */
   stale: boolean;
   outcomes: { name: string; tokenId: string; history: { t: number; p: number }[] }[];
+  /**
+   * Set when the market cannot be traded (market-rules.ts tradingIds: no known `version`, or its
+   * ids are missing): why, in one line. `outcomes` is then empty and the CLOB was not asked.
+   */
+  tradingOff?: string;
 }
 
 export interface BookLevel {
@@ -63,6 +68,11 @@ export interface MarketBook {
   stale: boolean;
   /** `book` null: the upstream has no book for that token (404). */
   outcomes: { name: string; tokenId: string; book: OutcomeBook | null }[];
+  /**
+   * Set when the market cannot be traded (market-rules.ts tradingIds: no known `version`, or its
+   * ids are missing): why, in one line. `outcomes` is then empty and the CLOB was not asked.
+   */
+  tradingOff?: string;
 }
 
 /** `defs` without the paging and sorting keys: the filters a count takes. */

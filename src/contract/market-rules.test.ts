@@ -15,6 +15,7 @@ import {
   outcomesOf,
   rankMarkets,
   textList,
+  tradingIds,
   type Ranked,
 } from './market-rules.ts';
 
@@ -92,11 +93,17 @@ describe('the rules, by case', () => {
     expect(marketChance(m('a', 'junk'))).toBeUndefined();
   });
 
-  it('pairs outcomes with their prices and token ids by place, names first', () => {
-    expect(outcomesOf({ outcomes: '["Yes","No"]', outcomePrices: '["0.2"]', clobTokenIds: '["11","22","33"]' })).toEqual([
+  it('pairs outcomes with their prices and trading ids by place, names first', () => {
+    expect(outcomesOf({ version: 'v1', outcomes: '["Yes","No"]', outcomePrices: '["0.2"]', clobTokenIds: '["11","22"]' })).toEqual([
       { name: 'Yes', price: 0.2, tokenId: '11' },
       { name: 'No', price: undefined, tokenId: '22' },
     ]);
+    // Ids that do not match the outcomes (or no version) trade nothing.
+    expect(outcomesOf({ version: 'v1', outcomes: '["Yes","No"]', clobTokenIds: '["11","22","33"]' }).map((o) => o.tokenId)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    expect(outcomesOf({ outcomes: '["Yes","No"]', clobTokenIds: '["11","22"]' }).map((o) => o.tokenId)).toEqual([undefined, undefined]);
     expect(outcomesOf({ outcomes: 'junk', outcomePrices: '["0.2"]' })).toEqual([]);
   });
 
@@ -252,5 +259,91 @@ describe('the rules, against the model', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+/**
+ * tradingIds against a small model: the generator records what it encoded (the version, each
+ * field's ids and how they were sent), and the model reads the rule off that record, never by
+ * decoding: "v2" takes positionIds, "v1" clobTokenIds, whatever else is present.
+ */
+describe('tradingIds (the one rule for the ids the CLOB takes)', () => {
+  const decimalId = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }).map(String);
+  const junkId = fc.oneof(fc.constant(''), fc.constant('0x1f'), fc.constant('12a'), fc.constant(' 12'), fc.integer(), fc.constant(null));
+  type Sent =
+    | { kind: 'absent' }
+    | { kind: 'null' }
+    | { kind: 'garbage'; value: unknown }
+    | { kind: 'list'; ids: unknown[]; asText: boolean };
+  const sent: fc.Arbitrary<Sent> = fc.oneof(
+    fc.constant<Sent>({ kind: 'absent' }),
+    fc.constant<Sent>({ kind: 'null' }),
+    fc.constantFrom<unknown>('', 'junk', '{"0":"1"}', 42, true, {}).map<Sent>((value) => ({ kind: 'garbage', value })),
+    fc
+      .record({
+        ids: fc.array(fc.oneof({ weight: 9, arbitrary: decimalId }, { weight: 1, arbitrary: junkId }), { maxLength: 4 }),
+        asText: fc.boolean(),
+      })
+      .map<Sent>((r) => ({ kind: 'list', ...r })),
+  );
+  const encode = (s: Sent): unknown =>
+    s.kind === 'null' ? null : s.kind === 'garbage' ? s.value : s.kind === 'list' ? (s.asText ? JSON.stringify(s.ids) : s.ids) : undefined;
+  const gen = fc.record({
+    version: fc.constantFrom<unknown>('v1', 'v2', undefined, null, '', 'v3', 'V2', 2),
+    clob: sent,
+    position: sent,
+    outcomeCount: fc.integer({ min: 0, max: 4 }),
+  });
+  type G = { version: unknown; clob: Sent; position: Sent; outcomeCount: number };
+  const market = (g: G) => {
+    const out: Record<string, unknown> = { outcomes: JSON.stringify(Array.from({ length: g.outcomeCount }, (_, i) => `O${i}`)) };
+    if (g.version !== undefined) out.version = g.version;
+    const c = encode(g.clob);
+    if (g.clob.kind !== 'absent') out.clobTokenIds = c;
+    const p = encode(g.position);
+    if (g.position.kind !== 'absent') out.positionIds = p;
+    return out;
+  };
+  /** The rule, read off what was generated. */
+  const model = (g: G): string[] | undefined => {
+    const chosen = g.version === 'v1' ? g.clob : g.version === 'v2' ? g.position : undefined;
+    if (chosen?.kind !== 'list' || chosen.ids.length === 0) return undefined;
+    if (!chosen.ids.every((t) => typeof t === 'string' && /^\d+$/.test(t))) return undefined;
+    if (chosen.ids.length !== g.outcomeCount) return undefined;
+    return chosen.ids as string[];
+  };
+
+  it('chooses by version, never by which field is present, and refuses junk with a reason', () => {
+    fc.assert(
+      fc.property(gen, (g) => {
+        const r = tradingIds(market(g));
+        const want = model(g);
+        if (want) expect(r).toEqual({ ok: true, version: g.version, ids: want });
+        else {
+          expect(r.ok).toBe(false);
+          if (!r.ok) expect(r.reason).toMatch(/^Trading is off for this market: [^\n]+\.$/);
+        }
+        // The other version's ids are never the answer (unless the two lists are equal).
+        const other = g.version === 'v1' ? g.position : g.version === 'v2' ? g.clob : undefined;
+        const chosen = g.version === 'v1' ? g.clob : g.version === 'v2' ? g.position : undefined;
+        if (r.ok && other?.kind === 'list' && chosen?.kind === 'list') expect(r.ids).toEqual(chosen.ids);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a live v1 market with positionIds (Gamma, 2026-08) trades its clobTokenIds', () => {
+    const r = tradingIds({ version: 'v1', outcomes: '["Yes", "No"]', clobTokenIds: '["111", "222"]', positionIds: ['895', '896'] });
+    expect(r).toEqual({ ok: true, version: 'v1', ids: ['111', '222'] });
+    expect(tradingIds({ version: 'v2', outcomes: '["Yes", "No"]', clobTokenIds: '["111", "222"]', positionIds: ['895', '896'] })).toEqual({
+      ok: true,
+      version: 'v2',
+      ids: ['895', '896'],
+    });
+    expect(tradingIds({ version: 'v2', outcomes: '["Yes", "No"]', clobTokenIds: '["111", "222"]' }).ok).toBe(false);
+    expect(tradingIds({ outcomes: '["Yes", "No"]', clobTokenIds: '["111", "222"]' })).toEqual({
+      ok: false,
+      reason: 'Trading is off for this market: it has no protocol version.',
+    });
   });
 });

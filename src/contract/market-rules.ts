@@ -2,7 +2,8 @@
  * How a market reads, written once: Gamma's JSON-text lists decoded, a market's chance and
  * leader, and an event's leader, as Polymarket shows them. The grids and the detail panel
  * (renderer), the CSV export, the market page's token list, the orders view's outcome names and
- * the alerts' price all use these. Plain data: no zod, no Node, no DOM (the renderer bundles it).
+ * the alerts' price all use these; `tradingIds` is the one rule for the ids the CLOB takes.
+ * Plain data: no zod, no Node, no DOM (the renderer bundles it).
  */
 import type { Market } from './types.ts';
 
@@ -36,21 +37,63 @@ export interface Quoted {
   outcomes?: unknown;
   outcomePrices?: unknown;
   clobTokenIds?: unknown;
+  positionIds?: unknown;
+  version?: unknown;
+}
+
+/** The protocol versions whose trading ids this build knows. */
+export type ProtocolVersion = 'v1' | 'v2';
+
+/** A market's outcomes' trading ids (in `outcomes` order), or why it cannot be traded. */
+export type TradingIds = { ok: true; version: ProtocolVersion; ids: string[] } | { ok: false; reason: string };
+
+/** The field that holds a version's trading ids. */
+export const TRADING_ID_FIELD = { v1: 'clobTokenIds', v2: 'positionIds' } as const satisfies Record<ProtocolVersion, keyof Quoted>;
+
+const DECIMAL_ID = /^[0-9]{1,100}$/;
+
+/**
+ * THE rule for the ids every CLOB call (book, prices, midpoint, spread, price history, the
+ * WebSocket, orders) takes for a market's outcomes, chosen by `version` even when both fields are
+ * present (Polymarket 2026: many "v1" markets also carry `positionIds`, for which the CLOB has no
+ * book): "v2" → `positionIds` (a JSON array; JSON text tolerated), "v1" → `clobTokenIds` (JSON
+ * text; an array tolerated). Not tradable, with a one-line reason: a missing or unknown version, a
+ * missing or empty id list, an id that is not a decimal string, or a count other than the
+ * outcomes'.
+ */
+export function tradingIds(m: Quoted): TradingIds {
+  const v = m.version;
+  if (v !== 'v1' && v !== 'v2') {
+    const why =
+      v === undefined || v === null || v === '' ? 'it has no protocol version' : `its protocol version ${JSON.stringify(v)} is unknown`;
+    return { ok: false, reason: `Trading is off for this market: ${why}.` };
+  }
+  const field = TRADING_ID_FIELD[v];
+  const ids = jsonList(m[field]);
+  if (ids.length === 0) return { ok: false, reason: `Trading is off for this market: this ${v} market has no ${field}.` };
+  if (!ids.every((t): t is string => typeof t === 'string' && DECIMAL_ID.test(t)))
+    return { ok: false, reason: `Trading is off for this market: its ${field} are not all decimal ids.` };
+  const outcomes = jsonList(m.outcomes);
+  if (outcomes.length !== ids.length)
+    return { ok: false, reason: `Trading is off for this market: ${ids.length} ${field} for ${outcomes.length} outcomes.` };
+  return { ok: true, version: v, ids };
 }
 
 export interface Outcome {
   name: string;
   price: number | undefined;
+  /** The outcome's trading id (tradingIds); undefined when the market cannot be traded. */
   tokenId: string | undefined;
 }
 
 /**
- * A market's outcomes, one per name in `outcomes`, with the price and token id at the same place
- * (undefined where there is none). Labels follow the names, never Yes/No by position.
+ * A market's outcomes, one per name in `outcomes`, with the price and trading id (tradingIds) at
+ * the same place (undefined where there is none). Labels follow the names, never Yes/No by position.
  */
 export function outcomesOf(m: Quoted): Outcome[] {
   const prices = textList(m.outcomePrices);
-  const tokens = textList(m.clobTokenIds);
+  const trading = tradingIds(m);
+  const tokens = trading.ok ? trading.ids : [];
   return textList(m.outcomes).map((name, i) => ({ name, price: num(prices[i]), tokenId: tokens[i] }));
 }
 

@@ -140,6 +140,24 @@ export const tradingRoutes = {
   'trades.list': { face: 'clob', method: 'GET', path: '/data/trades', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
   'order.place': { face: 'clob', method: 'POST', path: '/order', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
   'order.cancel': { face: 'clob', method: 'DELETE', path: '/order', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
+  // CLOB V2's own routes (live 2026-04-28), as @polymarket/clob-client-v2 and @polymarket/client call them.
+  'clob.ok': { face: 'clob', method: 'GET', path: '/ok', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'clob.version': { face: 'clob', method: 'GET', path: '/version', errors: 'orders', unknownParams: 'ignore', ttl: 'book' },
+  'clobMarket.get': {
+    face: 'clob', method: 'GET', path: '/clob-markets/:condition_id', errors: 'orders', unknownParams: 'ignore', ttl: 'book',
+  },
+  'marketByToken.get': {
+    face: 'clob', method: 'GET', path: '/markets-by-token/:token_id', errors: 'orders', unknownParams: 'ignore', ttl: 'book',
+  },
+  'builderFees.get': {
+    face: 'clob', method: 'GET', path: '/fees/builder-fees/:builder_code', errors: 'orders', unknownParams: 'ignore', ttl: 'book',
+  },
+  // Public since clob-client-v2 2cc7218 (2026-04-24): no L2.
+  'builderTrades.list': { face: 'clob', method: 'GET', path: '/builder/trades', errors: 'orders', unknownParams: 'ignore', ttl: 'price' },
+  'heartbeat.post': { face: 'clob', method: 'POST', path: '/v1/heartbeats', errors: 'orders', unknownParams: 'ignore', auth: 'l2' },
+  'preMigrationOrders.list': {
+    face: 'clob', method: 'GET', path: '/data/pre-migration-orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2',
+  },
 } as const satisfies Routes;
 
 /** Rate limits as the UI's status bar sees them. */

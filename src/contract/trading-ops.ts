@@ -87,6 +87,17 @@ export interface OrderCancelled {
   not_canceled: Record<string, string>;
 }
 
+/** `GET /clob-markets/{condition_id}` (CLOB V2). */
+export interface ClobMarketInfo {
+  c: string;
+  t: { t: string; o: string }[];
+  mts: number;
+  mos?: number;
+  nr?: boolean;
+  fd?: { r: number; e: number; to?: boolean };
+  [key: string]: unknown;
+}
+
 const token = { token_id: str({ maxLength: 100 }) };
 const body = { body: jsonBody };
 
@@ -134,4 +145,30 @@ export const tradingOperations = {
   'order.place': op<OrderPlaced>()(body),
   /** Body: `{"orderID": "0x..."}`. */
   'order.cancel': op<OrderCancelled>()(body),
+  // CLOB V2's own routes (live since 2026-04-28; research notes d, fixtures/polymarket-2026/d_clob/).
+  'clob.ok': op<string>()({}),
+  /** `{"version": 2}`: the order version the CLOB accepts (V2 clients sign for it). */
+  'clob.version': op<{ version: number }>()({}),
+  /** The compact market record: `c` condition, `t` tokens, `mts` tick size, `nr` neg risk, `fd` fees. */
+  'clobMarket.get': op<ClobMarketInfo>()({ condition_id: str({ required: true, maxLength: 100 }) }),
+  'marketByToken.get': op<{ condition_id: string; primary_token_id: string; secondary_token_id: string }>()({
+    token_id: str({ required: true, maxLength: 100 }),
+  }),
+  'builderFees.get': op<{ builder_maker_fee_rate_bps: number; builder_taker_fee_rate_bps: number }>()({
+    builder_code: str({ required: true, maxLength: 100 }),
+  }),
+  'builderTrades.list': op<TradesPage>()({
+    builder_code: str({ maxLength: 100 }),
+    id: str({ maxLength: 100 }),
+    maker_address: str({ maxLength: 42 }),
+    market: str({ maxLength: 100 }),
+    asset_id: str({ maxLength: 100 }),
+    before: str({ maxLength: 20 }),
+    after: str({ maxLength: 20 }),
+    next_cursor: str({ maxLength: 40 }),
+  }),
+  /** Body: `{"heartbeat_id": ""}`; answer: `{"heartbeat_id": "<uuid>"}`. */
+  'heartbeat.post': op<{ heartbeat_id: string }>()(body),
+  /** Orders placed before the V2 migration, Polymarket's `{data, next_cursor, limit, count}` pages. */
+  'preMigrationOrders.list': op<TradesPage>()({ next_cursor: str({ maxLength: 40 }) }),
 } satisfies DeclsFor<typeof tradingRoutes>;

@@ -13,6 +13,7 @@
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import { JsonCache } from './json-cache.ts';
 import { localizeImageFields } from './images.ts';
+import { modernizeParts, type ProtocolIds } from './protocol-versions.ts';
 import { generateCatalog, type GenerateOptions } from './synthetic.ts';
 import { isoMicros, timeKey } from './time-format.ts';
 
@@ -143,6 +144,8 @@ export class FakeCatalog {
   private memoVersion = -1;
   private clockMs: number | undefined;
   private versionNo = 0;
+  /** Token ids the catalog's v2 markets no longer list (protocol-versions.ts): the CLOB has no book for them. */
+  protocolIds: ProtocolIds = { retired: new Map() };
 
   constructor(parts: CatalogParts | CatalogParts[] = [], opts: CatalogOptions = {}) {
     this.json = new JsonCache(opts.jsonCacheChars ?? 0);
@@ -596,5 +599,9 @@ export class FakeCatalog {
 export function createSyntheticCatalog(opts: GenerateOptions & CatalogOptions): FakeCatalog {
   const { events, tags, series } = generateCatalog(opts);
   // Markets arrive nested in their events; tags and series first so /tags keeps id order.
-  return new FakeCatalog([{ tags, series }, { events }], opts);
+  // A third of the markets become v2, deterministically from the seed (protocol-versions.ts).
+  const { parts, ids } = modernizeParts([{ tags, series }, { events }], opts.seed ?? 1);
+  const catalog = new FakeCatalog(parts, opts);
+  catalog.protocolIds = ids;
+  return catalog;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { FIXTURES_DIR } from './fixture-catalog.ts';
+import { FIXTURE_VERSION_SEED, FIXTURES_DIR } from './fixture-catalog.ts';
+import { modernizeEvent, modernizeMarket } from './protocol-versions.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import type { FakeCatalog } from './catalog.ts';
@@ -7,14 +8,19 @@ import { loadFixtureCatalog } from './fixture-catalog.ts';
 
 const DIR = `${FIXTURES_DIR}/`;
 const raw = <T>(file: string): T => JSON.parse(readFileSync(DIR + file, 'utf8')) as T;
+// The catalog serves the recordings in their 2026 shape (protocol-versions.ts): compare against that.
+type Obj = Record<string, unknown>;
+const market = <T extends GammaMarket>(m: T): T => modernizeMarket(m as Obj, FIXTURE_VERSION_SEED, { retired: new Map() }) as T;
+const event = <T extends GammaEvent>(e: T): T => modernizeEvent(e as Obj, FIXTURE_VERSION_SEED, { retired: new Map() }) as T;
 const withoutKey = <T extends object>(o: T, key: string): T => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key)) as T;
 
-const marketsFile = raw<GammaMarket[]>('markets_active_2026-02.json');
-const eventsFile = raw<GammaEvent[]>('events_active_2025-06.json');
-const statground = raw<GammaMarket[]>('statground_2024/markets_2024_sample100.json');
-const nautilusMarket = raw<GammaMarket>('nautilus_trader/gamma_market.json');
-const nautilusClosed = raw<GammaMarket>('nautilus_trader/gamma_market_closed_binary_accepting_false.json');
-const series10001 = raw<GammaSeries & { events: GammaEvent[] }>('statground_2024/series_10001.json');
+const marketsFile = raw<GammaMarket[]>('markets_active_2026-02.json').map(market);
+const eventsFile = raw<GammaEvent[]>('events_active_2025-06.json').map(event);
+const statground = raw<GammaMarket[]>('statground_2024/markets_2024_sample100.json').map(market);
+const nautilusMarket = market(raw<GammaMarket>('nautilus_trader/gamma_market.json'));
+const nautilusClosed = market(raw<GammaMarket>('nautilus_trader/gamma_market_closed_binary_accepting_false.json'));
+const rawSeries = raw<GammaSeries & { events: GammaEvent[] }>('statground_2024/series_10001.json');
+const series10001 = { ...rawSeries, events: rawSeries.events.map(event) };
 const tagsPage = raw<GammaTag[]>('tags_default_page_2026-01-02.json');
 
 let catalog: FakeCatalog;

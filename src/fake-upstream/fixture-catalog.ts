@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import { FakeCatalog, type CatalogOptions, type CatalogParts } from './catalog.ts';
+import { modernizeParts } from './protocol-versions.ts';
+
+/** The seed that picks which recorded markets load as v2 (fixtures/polymarket-2026/README.md). */
+export const FIXTURE_VERSION_SEED = 2026;
 
 /** The recorded Gamma responses shipped in the repo (fixtures/gamma; its README says what each file is). */
 export const FIXTURES_DIR: string = join(PACKAGE_ROOT, 'fixtures', 'gamma');
@@ -58,9 +62,13 @@ export async function readFixtureParts(dir: string): Promise<{ file: string; par
 }
 
 export async function loadFixtureCatalog(dir: string, opts: CatalogOptions = {}): Promise<FakeCatalog> {
-  const parts = await readFixtureParts(dir);
-  return new FakeCatalog(
-    parts.map((p) => p.part),
-    opts,
+  const read = await readFixtureParts(dir);
+  // The 2025 recordings made today's: a fixed third of the markets become v2 (protocol-versions.ts).
+  const { parts, ids } = modernizeParts(
+    read.map((p) => p.part),
+    FIXTURE_VERSION_SEED,
   );
+  const catalog = new FakeCatalog(parts, opts);
+  catalog.protocolIds = ids;
+  return catalog;
 }

@@ -147,6 +147,8 @@ export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {})
       keyset: args.keyset,
       log: args.log,
       ...(clob ? { clob } : {}),
+      // The Data API v2 account's positions follow the catalog's seed.
+      ...(args.seed !== undefined ? { dataV2: { seed: args.seed } } : {}),
       limits: args.limits ?? 'spec',
       // Pictures from this server: icons show with no internet.
       images: 'local',

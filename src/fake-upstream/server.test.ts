@@ -164,9 +164,11 @@ describe('fake Gamma over HTTP (fixtures)', () => {
   });
 
   it('answers single items by id and slug, with Gamma errors', async () => {
+    // A single item is the catalog's market with Gamma's `$schema` first (2026 captures).
     const m = marketsFile[0]!;
-    expect((await get(up, `/markets/${m.id}`)).text).toBe(JSON.stringify(m));
-    expect((await get(up, `/markets/slug/${m.slug}`)).text).toBe(JSON.stringify(m));
+    const single = JSON.stringify({ $schema: 'https://gamma-api.polymarket.com/schemas/Market.json', ...catalog.getMarket(m.id) });
+    expect((await get(up, `/markets/${m.id}`)).text).toBe(single);
+    expect((await get(up, `/markets/slug/${m.slug}`)).text).toBe(single);
     expect(await get(up, '/markets/abc')).toMatchObject({ status: 422, body: { type: 'validation error', error: 'id is invalid' } });
     expect(await get(up, '/markets/1')).toMatchObject({ status: 404, body: { type: 'not found error', error: 'id not found' } });
     expect(await get(up, '/markets/slug/no-such-market')).toMatchObject({
@@ -204,7 +206,8 @@ describe('fake Gamma over HTTP (fixtures)', () => {
 
   it('pages with keyset cursors and omits next_cursor on the last page', async () => {
     const first = await get(up, '/markets/keyset?limit=2');
-    expect(Object.keys(first.body)).toEqual(['markets', 'next_cursor']);
+    expect(Object.keys(first.body)).toEqual(['$schema', 'markets', 'next_cursor']);
+    expect(first.body.$schema).toBe('https://gamma-api.polymarket.com/schemas/MarketsKeysetListResponse.json');
     expect(ids(first.body.markets)).toEqual(
       catalog
         .marketRecords()
@@ -219,7 +222,10 @@ describe('fake Gamma over HTTP (fixtures)', () => {
         .map((r) => r.id),
     );
     const last = await get(up, '/markets/keyset?id=12&id=43');
-    expect(last.body).toEqual({ markets: [catalog.getMarket('12'), catalog.getMarket('43')] });
+    expect(last.body).toEqual({
+      $schema: 'https://gamma-api.polymarket.com/schemas/MarketsKeysetListResponse.json',
+      markets: [catalog.getMarket('12'), catalog.getMarket('43')],
+    });
     expect((await get(up, '/events/keyset?limit=1000')).body.events).toHaveLength(100);
   });
 

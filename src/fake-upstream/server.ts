@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LimitsTable } from '../limits/table.ts';
+import type { FakeDataV2Options } from './data-v2.ts';
 import type { FakeCatalog } from './catalog.ts';
 import type { FakeClobOptions } from './clob.ts';
 import type { FakeLeaderboardOptions } from './data-api.ts';
@@ -42,6 +43,8 @@ export interface FakeUpstreamOptions {
   clob?: FakeClobOptions;
   /** Data API `GET /v1/leaderboard` boards (always served). */
   leaderboard?: FakeLeaderboardOptions;
+  /** Data API v2's scripted account (default: the CLOB credentials' address, else a made-up one). */
+  dataV2?: FakeDataV2Options;
   /** Enforce section 8's windows ('spec', or a table) with 429 + Retry-After; default 'off'. */
   limits?: 'spec' | 'off' | LimitsTable;
   /** The limiter's monotonic clock (tests). */

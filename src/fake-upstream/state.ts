@@ -2,6 +2,7 @@
 import type { FakeCatalog } from './catalog.ts';
 import { FakeClob, parseList } from './clob.ts';
 import { FakeLeaderboard } from './data-api.ts';
+import { FakeDataV2 } from './data-v2.ts';
 import type { Limits } from './query.ts';
 import type { FakeUpstreamOptions } from './server.ts';
 import { FakeTrading } from './trading.ts';
@@ -11,6 +12,8 @@ export interface FakeState {
   /** The CLOB's order list: present when the fake was given credentials. */
   clob: FakeClob | undefined;
   leaderboard: FakeLeaderboard;
+  /** Data API v2 (`/v2/positions`, `/v2/activity`, `/v2/trades`, `/v2/value`) of one scripted account. */
+  dataV2: FakeDataV2;
   trading: FakeTrading;
   /** Gamma's silent `limit` clamp and `offset` cap on the listings. */
   paging: Limits;
@@ -21,38 +24,60 @@ export interface FakeState {
 export function createState(opts: FakeUpstreamOptions): FakeState {
   const { catalog } = opts;
   const clob = opts.clob ? new FakeClob(opts.clob, catalog) : undefined;
+  const index = tokenIndex(catalog);
   // Placed and cancelled orders show in the CLOB's order list when there is one.
   const trading = new FakeTrading({
     ...(clob ? { credentials: opts.clob!.credentials, clob } : {}),
-    priceOf: tokenPrices(catalog),
+    priceOf: (t) => index().prices.get(t),
+    hasNoBook: (t) => index().bookless.has(t),
     ...opts.trading,
   });
   return {
     catalog,
     clob,
     leaderboard: new FakeLeaderboard(opts.leaderboard),
+    // The scripted account is the CLOB's (the demo account) when the fake has one.
+    dataV2: new FakeDataV2(catalog, {
+      ...(opts.clob?.credentials.address ? { user: opts.clob.credentials.address } : {}),
+      ...opts.dataV2,
+    }),
     trading,
     paging: { maxLimit: opts.maxLimit ?? 100, maxOffset: opts.maxOffset ?? 2000 },
     keyset: opts.keyset ?? true,
   };
 }
 
-/** token id -> its outcome's price in the catalog, built on first use (a book asked of a big catalog). */
-function tokenPrices(catalog: FakeCatalog): (token: string) => number | undefined {
-  let prices: Map<string, number> | undefined;
-  return (token) => {
-    if (!prices) {
-      prices = new Map();
-      for (const rec of catalog.marketRecords()) {
-        const m = rec.obj as Record<string, unknown>;
-        const tokens = parseList(m['clobTokenIds']);
-        const values = parseList(m['outcomePrices']);
-        tokens.forEach((t, i) => {
-          const p = Number(values[i]);
-          if (values[i]?.trim() && Number.isFinite(p)) prices!.set(t, p);
-        });
-      }
+interface TokenIndex {
+  /** id -> its outcome's price (v1: the clobTokenIds; v2: the positionIds). */
+  prices: Map<string, number>;
+  /** Ids the catalog names that the CLOB has no book for: a v1 market's positionIds, a v2 market's CTF token ids. */
+  bookless: Set<string>;
+}
+
+/**
+ * The catalog's outcome ids, built on first use (a book asked of a big catalog): the CLOB answers
+ * by the id kind of the market's own `version` and has no book for the other kind.
+ */
+function tokenIndex(catalog: FakeCatalog): () => TokenIndex {
+  let index: TokenIndex | undefined;
+  return () => {
+    if (index) return index;
+    const built: TokenIndex = { prices: new Map(), bookless: new Set(catalog.protocolIds.retired.keys()) };
+    for (const rec of catalog.marketRecords()) {
+      const m = rec.obj as Record<string, unknown>;
+      const v2 = m['version'] === 'v2';
+      const positions = Array.isArray(m['positionIds']) ? m['positionIds'].filter((x): x is string => typeof x === 'string') : [];
+      const tokens = v2 ? positions : parseList(m['clobTokenIds']);
+      if (!v2) for (const p of positions) built.bookless.add(p);
+      else for (const t of parseList(m['clobTokenIds'])) built.bookless.add(t);
+      const values = parseList(m['outcomePrices']);
+      tokens.forEach((t, i) => {
+        const p = Number(values[i]);
+        if (values[i]?.trim() && Number.isFinite(p)) built.prices.set(t, p);
+      });
     }
-    return prices.get(token);
+    for (const t of built.prices.keys()) built.bookless.delete(t);
+    index = built;
+    return built;
   };
 }

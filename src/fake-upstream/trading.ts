@@ -13,6 +13,7 @@ import type { Credentials } from '../auth/credentials.ts';
 import { tradingRoutes } from '../contract/routes.ts';
 import { routeName } from '../limits/table.ts';
 import type { FakeClob, RawOrder } from './clob.ts';
+import { checkSignedOrder } from './order-signing.ts';
 import { mulberry32 } from './prng.ts';
 import { DEFAULT_NOW } from './synthetic.ts';
 
@@ -40,6 +41,13 @@ export interface FakeTradingOptions {
   clob?: FakeClob;
   /** A token's price in the catalog (its outcome's `outcomePrices` entry): books and histories centre on it. */
   priceOf?: (token: string) => number | undefined;
+  /**
+   * 'v2' (default): POST /order takes only CLOB V2 orders whose EIP-712 signature recovers to their
+   * signer (order-signing.ts), as the CLOB does since 2026-04-28. 'any': any JSON order (tests of forwarding).
+   */
+  orders?: 'v2' | 'any';
+  /** Ids the catalog names but the CLOB has no book for (a v2 market's CTF token ids, a v1 market's positionIds). */
+  hasNoBook?: (token: string) => boolean;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -96,6 +104,10 @@ interface Book {
 
 export class FakeTrading {
   readonly orders = new Map<string, FakeOrder>();
+  /** Every body a write route (POST /order, DELETE /order, POST /v1/heartbeats) received, exactly as received. */
+  readonly writes: { route: string; body: string }[] = [];
+  /** Markets whose token the fake has answered for (a market's tokens, for `/clob-markets/{condition_id}`). */
+  private readonly tokensOfMarket = new Map<string, Set<string>>();
   private readonly now: () => number;
 
   constructor(private readonly opts: FakeTradingOptions = {}) {
@@ -193,14 +205,82 @@ export class FakeTrading {
       return json(200, { data, next_cursor: 'LTE=', limit: 100, count: data.length });
     },
     'order.place': ({ path, body, headers }) => {
+      this.writes.push({ route: 'POST /order', body });
       if (!this.authorized('POST', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
       return this.place(body);
     },
     'order.cancel': ({ path, body, headers }) => {
+      this.writes.push({ route: 'DELETE /order', body });
       if (!this.authorized('DELETE', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
       return this.cancel(body);
     },
+    // CLOB V2's own routes (research notes d; fixtures/polymarket-2026/d_clob/).
+    'clob.ok': () => json(200, 'OK'),
+    'clob.version': () => json(200, { version: 2 }),
+    'clobMarket.get': ({ path }) => this.clobMarket(lastSegment(path)),
+    'marketByToken.get': ({ path }) =>
+      this.withToken(lastSegment(path), (t) =>
+        json(200, { condition_id: this.marketOf(t), primary_token_id: t, secondary_token_id: this.otherToken(t) }),
+      ),
+    'builderFees.get': ({ path }) => {
+      const code = lastSegment(path);
+      if (!/^0x[0-9a-fA-F]{64}$/.test(code)) return bad('invalid builder code');
+      return json(200, { builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0 });
+    },
+    'builderTrades.list': ({ q }) => {
+      const code = q.get('builder_code');
+      if (!code || /^0x0*$/.test(code)) return bad('builder_code is required');
+      return json(200, { data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
+    },
+    'heartbeat.post': ({ path, body, headers }) => {
+      this.writes.push({ route: 'POST /v1/heartbeats', body });
+      if (!this.authorized('POST', path, headers, body)) return json(401, UNAUTHORIZED_BODY);
+      const b = this.parse(body) as Record<string, unknown> | undefined;
+      const id = b && typeof b === 'object' ? b['heartbeat_id'] : undefined;
+      if (typeof id !== 'string') return bad('Invalid heartbeat payload');
+      const fresh = createHash('sha256').update(`heartbeat:${this.writes.length}`).digest('hex').slice(0, 32);
+      return json(200, { heartbeat_id: id || fresh });
+    },
+    'preMigrationOrders.list': ({ path, headers }) => {
+      if (!this.authorized('GET', path, headers, '')) return json(401, UNAUTHORIZED_BODY);
+      return json(200, { data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
+    },
   };
+
+  /** A token's market in the fake (one hash per token), remembered for `/clob-markets/{condition_id}`. */
+  private marketOf(token: string): string {
+    const market = `0x${createHash('sha256').update(`market:${token}`).digest('hex')}`;
+    let set = this.tokensOfMarket.get(market);
+    if (!set) {
+      set = new Set();
+      this.tokensOfMarket.set(market, set);
+    }
+    set.add(token);
+    return market;
+  }
+
+  /** The market's other outcome token, derived from the one the fake knows. */
+  private otherToken(token: string): string {
+    return BigInt(`0x${createHash('sha256').update(`other:${token}`).digest('hex')}`).toString();
+  }
+
+  /** The compact V2 market record (live sample: d_clob/clob_markets_0xa467__live_2026-10-06). */
+  private clobMarket(condition: string): TradingReply {
+    const [t] = [...(this.tokensOfMarket.get(condition) ?? [])];
+    if (t === undefined) return json(404, { error: 'market not found' });
+    const b = this.book(t);
+    return json(200, {
+      c: condition,
+      t: [
+        { t, o: 'Yes' },
+        { t: this.otherToken(t), o: 'No' },
+      ],
+      mos: Number(b.min_order_size),
+      mts: Number(b.tick_size),
+      nr: b.neg_risk,
+      fd: { r: 0, e: 1, to: true },
+    });
+  }
 
   private batchHistory(body: string): TradingReply {
     const b = this.parse(body);
@@ -250,9 +330,9 @@ export class FakeTrading {
     }
   }
 
-  /** Token "0" has no book, as unknown tokens answer upstream. */
+  /** Token "0" has no book, as unknown tokens answer upstream; nor has an id of the other kind than its market's version. */
   private missing(token: string): boolean {
-    return /^0+$/.test(token);
+    return /^0+$/.test(token) || this.opts.hasNoBook?.(token) === true;
   }
 
   private withToken(token: string | null, fn: (t: string) => TradingReply): TradingReply {
@@ -356,6 +436,8 @@ export class FakeTrading {
     const step = fidelity * 60;
     const first = Math.ceil(start / step) * step;
     const out: { t: number; p: number }[] = [];
+    // An id with no book has no trades to chart: an empty history (fixtures/polymarket-2026/README.md).
+    if (this.missing(token)) return out;
     const mid = this.mid(token);
     const phase = (seedOf(token) % 1000) / 1000;
     // The newest points when the range holds more than MAX_POINTS.
@@ -407,6 +489,15 @@ export class FakeTrading {
     if (!order || typeof order !== 'object' || Array.isArray(order)) return bad('Invalid order payload');
     const owner = typeof r['owner'] === 'string' ? r['owner'] : '';
     const orderType = typeof r['orderType'] === 'string' ? r['orderType'] : 'GTC';
+    if ((this.opts.orders ?? 'v2') === 'v2') {
+      const o = order as Record<string, unknown>;
+      const token = String(o['tokenId'] ?? '');
+      if (!TOKEN.test(token)) return bad('Invalid order payload');
+      const error = checkSignedOrder(o, { negRisk: this.book(token).neg_risk });
+      if (error) return bad(error);
+      // The CLOB ties an order to the API key that posts it.
+      if (this.opts.credentials && owner !== this.opts.credentials.apiKey) return bad('the order owner has to be the owner of the API KEY');
+    }
     // The order hash: signed orders differ at least by salt and signature.
     const id = `0x${createHash('sha256').update(JSON.stringify(order)).digest('hex')}`;
     if (this.orders.has(id))
@@ -430,6 +521,16 @@ export class FakeTrading {
       takingAmount: '',
       makingAmount: '',
     });
+  }
+}
+
+/** A path's last segment, decoded (`/clob-markets/0xabc` -> `0xabc`). */
+function lastSegment(path: string): string {
+  const seg = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
   }
 }
 

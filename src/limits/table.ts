@@ -146,12 +146,31 @@ export const DEFAULT_LIMITS: LimitsTable = {
       'feeRate.get',
       'order.get',
       'auth.apiKeys',
+      // CLOB V2's own routes: section 8 has no row for them, so the trading reads' default window
+      // (5,000/10 s), the heartbeat POST too (it places nothing; the write rows are orders and cancels).
+      'clob.ok',
+      'clob.version',
+      'clobMarket.get',
+      'marketByToken.get',
+      'builderFees.get',
+      'builderTrades.list',
+      'heartbeat.post',
+      'preMigrationOrders.list',
     ),
     'trading-write': ops('order.place', 'order.cancel'),
   },
   faces: { base: 'catalog', clob: 'trading-read' },
   hosts: { gamma: 'catalog', clob: 'trading-read', data: 'catalog', images: 'images' },
-  apiKeyRoutes: ops('orders.list', 'trades.list', 'order.place', 'order.cancel', 'order.get', 'auth.apiKeys'),
+  apiKeyRoutes: ops(
+    'orders.list',
+    'trades.list',
+    'order.place',
+    'order.cancel',
+    'order.get',
+    'auth.apiKeys',
+    'heartbeat.post',
+    'preMigrationOrders.list',
+  ),
 };
 
 const ROUTE = z

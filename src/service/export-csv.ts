@@ -45,6 +45,7 @@ export const MARKET_COLUMNS = [
   'active',
   'closed',
   'archived',
+  'version',
 ] as const;
 
 const joined = (v: unknown): string => textList(v).join(' | ');
@@ -69,6 +70,8 @@ export function marketCells(m: Market): Cell[] {
     m.active,
     m.closed,
     m.archived,
+    // The protocol version that chooses the outcomes' trading ids (market-rules.ts tradingIds), as Gamma sent it.
+    typeof m.version === 'string' ? m.version : undefined,
   ];
 }
 

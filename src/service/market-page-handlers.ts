@@ -1,8 +1,9 @@
 /**
  * A market page's chart and book (`markets.chart`, `markets.book`): the market's outcomes and
- * token ids come from the cache, the prices from the upstream CLOB (`/prices-history`, `/book`,
- * one request per token) through the UpstreamClient and so the outbound scheduler, the way the
- * trading forwarder sends them. Each answer is kept in the cache's market_page_cache table: a
+ * trading ids (market-rules.ts tradingIds: by `version`) come from the cache, the prices from
+ * the upstream CLOB (`/prices-history`, `/book`, one request per id) through the UpstreamClient
+ * and so the outbound scheduler, the way the trading forwarder sends them. A market that cannot
+ * be traded answers no outcomes and `tradingOff`, asking the CLOB nothing. Each answer is kept in the cache's market_page_cache table: a
  * book is refetched when older than 2 s, a chart when older than 60 s, and while the upstream
  * cannot be reached the kept copy is answered with `stale: true` (nothing kept: 503).
  */
@@ -20,7 +21,7 @@ import type { CatalogReads, MarketPages } from '../store/store-api.ts';
 import type { PageKind } from '../store/market-page-cache.ts';
 import { DeadlineError, UpstreamError, type UpstreamClient } from '../upstream/client.ts';
 import type { CallContext, HandlersFor } from '../contract/handlers.ts';
-import { jsonList } from '../contract/market-rules.ts';
+import { jsonList, tradingIds } from '../contract/market-rules.ts';
 
 /** The CLOB's interval names and a point spacing (minutes) that gives a few hundred points each. */
 export const CHART_QUERY: Record<ChartInterval, { interval: string; fidelity: number }> = {
@@ -55,18 +56,19 @@ export function marketPageHandlers(opts: MarketPageOptions): HandlersFor<'market
   const ttl = { book: opts.ttlMs?.book ?? 2_000, chart: opts.ttlMs?.chart ?? 60_000 };
   const inFlight = new Map<string, Promise<unknown>>();
 
-  /** The market's outcomes with their token ids (cache); 400 for a malformed id, 404 for an unknown one. */
-  function tokens(id: string): { marketId: number; tokens: Token[] } {
+  /**
+   * The market's outcomes with their trading ids (cache; market-rules.ts tradingIds, chosen by
+   * `version`): none for a market that cannot be traded, so nothing is asked of the CLOB for it.
+   * 400 for a malformed id, 404 for an unknown one.
+   */
+  function tokens(id: string): { marketId: number; tokens: Token[]; off?: string } {
     if (!/^\d{1,15}$/.test(id)) throw badRequest('catalog', 'id is invalid');
     const m = opts.reader.getMarket(Number(id));
     if (!m) throw notFound('id');
+    const trading = tradingIds(m);
+    if (!trading.ok) return { marketId: Number(id), tokens: [], off: trading.reason };
     const names = jsonList(m.outcomes);
-    const ids = jsonList(m.clobTokenIds);
-    const out: Token[] = [];
-    ids.forEach((t, i) => {
-      if (typeof t === 'string' && t !== '') out.push({ name: String(names[i] ?? `Outcome ${i + 1}`), tokenId: t });
-    });
-    return { marketId: Number(id), tokens: out };
+    return { marketId: Number(id), tokens: trading.ids.map((t, i) => ({ name: String(names[i] ?? `Outcome ${i + 1}`), tokenId: t })) };
   }
 
   /**
@@ -120,8 +122,16 @@ export function marketPageHandlers(opts: MarketPageOptions): HandlersFor<'market
 
   return {
     'markets.chart': async (p, ctx): Promise<MarketChart> => {
-      const { marketId, tokens: ts } = tokens(p.id);
-      if (ts.length === 0) return { id: p.id, interval: p.interval, fetchedAt: null, stale: false, outcomes: [] };
+      const { marketId, tokens: ts, off } = tokens(p.id);
+      if (ts.length === 0)
+        return {
+          id: p.id,
+          interval: p.interval,
+          fetchedAt: null,
+          stale: false,
+          outcomes: [],
+          ...(off !== undefined ? { tradingOff: off } : {}),
+        };
       const q = CHART_QUERY[p.interval];
       return read<MarketChart>(
         'chart',
@@ -142,8 +152,9 @@ export function marketPageHandlers(opts: MarketPageOptions): HandlersFor<'market
       );
     },
     'markets.book': async (p, ctx): Promise<MarketBook> => {
-      const { marketId, tokens: ts } = tokens(p.id);
-      if (ts.length === 0) return { id: p.id, fetchedAt: null, stale: false, outcomes: [] };
+      const { marketId, tokens: ts, off } = tokens(p.id);
+      if (ts.length === 0)
+        return { id: p.id, fetchedAt: null, stale: false, outcomes: [], ...(off !== undefined ? { tradingOff: off } : {}) };
       return read<MarketBook>(
         'book',
         marketId,

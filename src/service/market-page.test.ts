@@ -16,7 +16,8 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-const MARKETS = fixtureMarkets();
+// The recordings predate `version`: as v1 markets (CTF token ids), which is what they were.
+const MARKETS = fixtureMarkets().map((m) => ({ ...m, version: 'v1' }));
 const MARKET = MARKETS[0]!;
 const TOKENS = JSON.parse(MARKET.clobTokenIds as string) as string[];
 const OUTCOMES = JSON.parse(MARKET.outcomes as string) as string[];
@@ -163,8 +164,9 @@ describe('market page lookups', () => {
     expect((await get(s, '/markets/abc/book')).status).toBe(400);
   });
 
-  it('a market without token ids answers empty outcomes, asking the upstream nothing', async () => {
+  it('a market without token ids answers empty outcomes and why, asking the upstream nothing', async () => {
     const { s, fake } = await world();
+    const OFF = 'Trading is off for this market: this v1 market has no clobTokenIds.';
     s.store.apply({ markets: [{ ...MARKET, id: '99000002', slug: 'no-tokens', clobTokenIds: undefined }] });
     expect((await get(s, '/markets/99000002/chart')).body).toEqual({
       id: '99000002',
@@ -172,8 +174,15 @@ describe('market page lookups', () => {
       fetchedAt: null,
       stale: false,
       outcomes: [],
+      tradingOff: OFF,
     });
-    expect((await get(s, '/markets/99000002/book')).body).toEqual({ id: '99000002', fetchedAt: null, stale: false, outcomes: [] });
+    expect((await get(s, '/markets/99000002/book')).body).toEqual({
+      id: '99000002',
+      fetchedAt: null,
+      stale: false,
+      outcomes: [],
+      tradingOff: OFF,
+    });
     expect(count(fake!, '/book') + count(fake!, '/prices-history')).toBe(0);
   });
 

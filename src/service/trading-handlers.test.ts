@@ -28,6 +28,8 @@ async function world(opts: { offline?: boolean } = {}) {
   const fake = await startFakeUpstream({
     catalog: createSyntheticCatalog({ markets: 10, seed: 1 }),
     clob: { credentials: CREDS, orders: [] },
+    // Unsigned orders: these tests check forwarding; V2 signing is checked in src/clients/clob-client-v2.test.ts.
+    trading: { orders: 'any' },
   });
   cleanups.push(() => fake.close());
   let skew = 0;

@@ -84,6 +84,17 @@ function queryOf(params: Record<string, unknown>): Record<string, QueryValue> {
   return out;
 }
 
+/** The route's `:name` segments filled from the params (encoded); the other params stay for the query. */
+function fillPath(template: string, params: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...params };
+  const path = template.replace(/:(\w+)/g, (_m, name: string) => {
+    const v = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(v ?? ''));
+  });
+  return { path, rest };
+}
+
 export class TradingForwarder {
   private readonly ttl: TradingTtls;
   private readonly cache = new Map<string, Entry>();
@@ -100,9 +111,10 @@ export class TradingForwarder {
   async read(op: ReadOp, params: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
     // The upstream CLOB has the route at the same method and path as the clob face.
     const r = tradingRoutes[op];
-    const query = queryOf(params);
+    const { path, rest } = fillPath(r.path, params);
+    const query = queryOf(rest);
     const body = typeof params['body'] === 'string' ? params['body'] : undefined;
-    const key = `${r.method} ${r.path}?${new URLSearchParams(query as Record<string, string>).toString()}\n${body ?? ''}`;
+    const key = `${r.method} ${path}?${new URLSearchParams(query as Record<string, string>).toString()}\n${body ?? ''}`;
     const hit = this.cache.get(key);
     const now = this.now();
     const age = (e: Entry) => String(Math.max(0, Math.floor((now - e.at) / 1000)));
@@ -116,10 +128,11 @@ export class TradingForwarder {
     if (!shared) {
       const cancel = new AbortController();
       const promise = this.opts.client
-        .request<unknown>('clob', r.path, {
+        .request<unknown>('clob', path, {
           method: r.method,
           query,
           ...(body !== undefined ? { rawBody: body } : {}),
+          // The scheduler's group is the route (its template), not one market's path.
           group: `${r.method} ${r.path}`,
           priority: 'user',
           signal: cancel.signal,
@@ -250,5 +263,13 @@ export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
     },
     'order.place': (p, ctx) => signed('order.place', ctx, {}, p.body),
     'order.cancel': (p, ctx) => signed('order.cancel', ctx, {}, p.body),
+    'clob.ok': read('clob.ok'),
+    'clob.version': read('clob.version'),
+    'clobMarket.get': read('clobMarket.get'),
+    'marketByToken.get': read('marketByToken.get'),
+    'builderFees.get': read('builderFees.get'),
+    'builderTrades.list': read('builderTrades.list'),
+    'heartbeat.post': (p, ctx) => signed('heartbeat.post', ctx, {}, p.body),
+    'preMigrationOrders.list': (p, ctx) => signed('preMigrationOrders.list', ctx, queryOf(p)),
   };
 }

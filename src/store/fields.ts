@@ -3,7 +3,8 @@
  * field lists (contract/catalog-fields.ts, where the fields and their types are declared once).
  * A column is NULL when the upstream left the key out, so the served object leaves it out
  * too. A value whose JSON type does not fit its column (an explicit null, a number sent as a
- * string) goes to the row's `_extra` JSON column instead, so every value keeps its exact type.
+ * string) goes to the row's `_extra` JSON column instead, so every value keeps its exact type; a
+ * `json` field (an array or object such as `positionIds`) keeps any value as its JSON text.
  */
 import { EVENT_FIELD_KINDS, MARKET_FIELD_KINDS, SERIES_FIELD_KINDS, TAG_FIELD_KINDS, type FieldKind } from '../contract/catalog-fields.ts';
 
@@ -25,7 +26,7 @@ export const SERIES_FIELDS = fields(SERIES_FIELD_KINDS);
 
 /** A column's SQL type for a field kind (migrations.test.ts holds the tables to it). */
 export function columnType(kind: FieldKind): 'TEXT' | 'REAL' | 'INTEGER' {
-  return kind === 'text' ? 'TEXT' : kind === 'num' ? 'REAL' : 'INTEGER';
+  return kind === 'text' || kind === 'json' ? 'TEXT' : kind === 'num' ? 'REAL' : 'INTEGER';
 }
 
 /** Quoted SQL column name for a field (Gamma names are camelCase; some are SQL keywords). */
@@ -41,7 +42,19 @@ function fits(kind: FieldKind, v: unknown): boolean {
       return typeof v === 'number' && Number.isFinite(v);
     case 'bool':
       return typeof v === 'boolean';
+    case 'json':
+      return true;
   }
+}
+
+/** A column's value for a field's value that fits it (a `json` field keeps its JSON text). */
+function toColumn(kind: FieldKind, v: unknown): string | number {
+  return kind === 'bool' ? (v ? 1 : 0) : kind === 'json' ? JSON.stringify(v) : (v as string | number);
+}
+
+/** A field's value from its (non-NULL) column, with the type it came with. */
+export function fromColumn(kind: FieldKind, v: unknown): unknown {
+  return kind === 'bool' ? v === 1 : kind === 'json' && typeof v === 'string' ? JSON.parse(v) : v;
 }
 
 /**
@@ -60,7 +73,7 @@ export function toColumns(
     if (v === undefined) {
       values[i] = null;
     } else if (fits(spec.kind, v)) {
-      values[i] = spec.kind === 'bool' ? (v ? 1 : 0) : (v as string | number);
+      values[i] = toColumn(spec.kind, v);
     } else {
       values[i] = null;
       extra ??= {};
@@ -82,7 +95,7 @@ export function rowMapper(specs: readonly FieldSpec[], onlyExtra?: ReadonlySet<s
       const v = row[i + 1];
       if (v === null || v === undefined) continue;
       const spec = specs[i]!;
-      out[spec.name] = spec.kind === 'bool' ? v === 1 : v;
+      out[spec.name] = fromColumn(spec.kind, v);
     }
     const extra = row[n + 1];
     if (typeof extra === 'string') {

@@ -316,6 +316,23 @@ CREATE TABLE move_refs (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * v7: Polymarket 2026's market and event fields (issue 25): the protocol `version` that chooses an outcome's trading ids,
+ * `positionIds` (JSON), the fee, combo and RFQ fields, and an event's `eventMetadata` (JSON).
+ */
+const V7_PROTOCOL_FIELDS = `
+ALTER TABLE markets ADD COLUMN "positionIds" TEXT;
+ALTER TABLE markets ADD COLUMN "comboStatus" TEXT;
+ALTER TABLE markets ADD COLUMN "rfqEnabled" INTEGER;
+ALTER TABLE markets ADD COLUMN "holdingRewardsEnabled" INTEGER;
+ALTER TABLE markets ADD COLUMN "feesEnabled" INTEGER;
+ALTER TABLE markets ADD COLUMN "feeType" TEXT;
+ALTER TABLE markets ADD COLUMN "feeSchedule" TEXT;
+ALTER TABLE markets ADD COLUMN "version" TEXT;
+ALTER TABLE events ADD COLUMN "eventMetadata" TEXT;
+ALTER TABLE events ADD COLUMN "version" TEXT;
+`;
+
 /** MIGRATIONS[i] takes the schema from version i to i + 1. Append only. */
 export const MIGRATIONS: readonly string[] = [
   V1_CATALOG,
@@ -324,4 +341,5 @@ export const MIGRATIONS: readonly string[] = [
   V4_ORDER_EXPIRATION,
   V5_MARKET_PAGES,
   V6_HISTORY,
+  V7_PROTOCOL_FIELDS,
 ];

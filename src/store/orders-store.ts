@@ -5,7 +5,8 @@
  * Only one account's orders are kept; switching credentials drops the previous account's.
  * The tables: migrations.ts v3; `expiration` (unix seconds as a string, "0" = none) v4.
  */
-import { textList } from '../contract/market-rules.ts';
+import { textList, tradingIds } from '../contract/market-rules.ts';
+import { fromColumn } from './fields.ts';
 import type { Order } from '../contract/orders-ops.ts';
 import type { Bind, Row, Statements } from './statements.ts';
 
@@ -48,7 +49,7 @@ export interface JoinedOrder extends CachedOrder {
   position: number;
   marketId: string | null;
   question: string | null;
-  /** The outcome the order's token stands for: the market's outcome at the token's place in its clobTokenIds. */
+  /** The outcome the order's token stands for: the market's outcome at the token's place in its trading ids (tradingIds). */
   outcomeName: string | null;
   eventTitle: string | null;
 }
@@ -66,7 +67,9 @@ interface OrdersMarket {
 function ordersMarket(r: Row): OrdersMarket {
   const names = textList(r[3]);
   const outcomes = new Map<string, string>();
-  textList(r[4]).forEach((token, i) => {
+  // The ids the CLOB knows the market's outcomes by, chosen by its version (never positionIds for a v1 market).
+  const trading = tradingIds({ outcomes: r[3], clobTokenIds: r[4], version: r[6] ?? undefined, positionIds: fromColumn('json', r[7]) });
+  (trading.ok ? trading.ids : []).forEach((token, i) => {
     if (names[i] !== undefined) outcomes.set(token, names[i]);
   });
   return { id: String(r[1]), question: textOrNull(r[2]), eventTitle: textOrNull(r[5]), outcomes };
@@ -80,7 +83,8 @@ function ordersMarket(r: Row): OrdersMarket {
 const MARKETS_OF_ORDERS = `
 SELECT m._condition_lc, m.id, m."question", m."outcomes", m."clobTokenIds",
   (SELECT e."title" FROM market_events me JOIN events e ON e.id = me.event_id
-    WHERE me.market_id = m.id ORDER BY me.position, me.event_id LIMIT 1)
+    WHERE me.market_id = m.id ORDER BY me.position, me.event_id LIMIT 1),
+  m."version", m."positionIds"
 FROM markets m
 WHERE m._condition_lc IN (SELECT DISTINCT _market_lc FROM orders WHERE account = ?)
 ORDER BY m.id`;

@@ -12,6 +12,7 @@ import { isApiError, operations, parseParams, type RawParams, type SearchResult 
 import { createSyntheticCatalog, DEFAULT_NOW, type FakeUpstream } from '../fake-upstream/index.ts';
 import { startService, type Service } from '../http/server.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
+import { dropColumnsAfter } from '../testing/crash-harness.ts';
 import { docOf, matches, terms, words } from '../testing/search-model.ts';
 import { dumpEvents, startFake, syncAgainst } from '../testing/sync-harness.ts';
 import type { GammaEvent } from '../contract/gamma.ts';
@@ -326,6 +327,7 @@ describe('persistence', () => {
       ?.values.map((r) => String(r[0])) ?? [])
       db.exec(`DROP TABLE "${name}"`);
     for (const name of newer('table')) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+    dropColumnsAfter(db, 1, v1);
     db.exec('PRAGMA user_version = 1');
     expect(db.exec(`SELECT count(*) FROM sqlite_master WHERE name LIKE 'search%' OR name LIKE 'tag_fts%'`)[0]!.values[0]![0]).toBe(0);
     writeFileSync(file, db.export());

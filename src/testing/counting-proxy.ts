@@ -9,14 +9,21 @@ export interface CountingProxy {
   url: string;
   /** `METHOD /path?query`, in arrival order. */
   requests: string[];
+  /** Each request's body exactly as the client sent it ('' for none), in the same order. */
+  bodies: string[];
   close(): Promise<void>;
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   const t = new URL(target);
   const requests: string[] = [];
+  const bodies: string[] = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    const at = bodies.push('') - 1;
+    req.on('data', (c: Buffer) => {
+      bodies[at] += c.toString('utf8');
+    });
     const out = request(
       { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host } },
       (up) => {
@@ -32,6 +39,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    bodies,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Rng } from '../fake-upstream/prng.ts';
 import { CACHE_FILE, CatalogStore } from '../store/catalog-store.ts';
+import { MIGRATIONS } from '../store/migrations.ts';
 import { dropEntityIndexes } from '../store/schema.ts';
 import { configureDisk, lockCache, sqlDisk } from '../store/sqlite.ts';
 
@@ -109,6 +110,18 @@ export async function completeSchema(store: CatalogStore): Promise<string[]> {
 }
 
 /**
+ * Drops the columns later migrations added to the tables a v`version` cache already had (their
+ * `ALTER TABLE … ADD COLUMN`s, e.g. v7's protocol fields), so the file is what that build wrote.
+ */
+export function dropColumnsAfter(db: { exec(sql: string): unknown }, version: number, tables: readonly string[]): void {
+  for (const sql of MIGRATIONS.slice(version)) {
+    for (const [, table, column] of sql.matchAll(/ALTER TABLE (\w+) ADD COLUMN "?(\w+)"?/g)) {
+      if (tables.includes(table!)) db.exec(`ALTER TABLE ${table} DROP COLUMN "${column}"`);
+    }
+  }
+}
+
+/**
  * Turns the cache into one an older build wrote (the in-memory era's v1): only the v1 tables,
  * no search index, no triggers, none of the sort indexes, and two (closed, key) indexes that
  * later builds replaced. The rows stay. Opening it runs the whole upgrade.
@@ -133,6 +146,7 @@ export async function downgradeCache(dir: string): Promise<void> {
     for (const name of list(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN (${keep})`))
       db.exec(`DROP TABLE IF EXISTS "${name}"`);
     dropEntityIndexes(db);
+    dropColumnsAfter(db, 1, v1);
     db.exec('CREATE INDEX markets_closed_volume24hr ON markets("closed", "volume24hr")');
     db.exec('CREATE INDEX events_closed_title ON events("closed", "title")');
     db.exec('PRAGMA user_version = 1');

@@ -3,6 +3,7 @@
  * moved, the price chart, the order book, the rules, then the figures, and the ids last.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { tradingIds } from '../../../src/contract/market-rules.ts';
 import { api } from '../api.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { useLive } from '../live.tsx';
@@ -22,6 +23,9 @@ export function MarketPanel({ id }: { id: string }) {
   const m = q.data;
   if (!m) return <PanelLoading error={q.error} label="Market" />;
   const event = m.events?.[0];
+  // The CLOB's book and chart need the outcomes' trading ids (chosen by `version`): without them, a one-line reason.
+  const trading = tradingIds(m);
+  const off = trading.ok ? undefined : trading.reason;
   const link =
     status?.profile === 'polymarket' && (event?.slug || m.slug)
       ? event?.slug
@@ -32,8 +36,8 @@ export function MarketPanel({ id }: { id: string }) {
     <PanelShell label="Market" status={<StatusBadge item={m} />}>
       <MarketHead m={m} />
       <OutcomeTable m={m} />
-      <PriceChart id={m.id} />
-      <OrderBook id={m.id} />
+      <PriceChart id={m.id} off={off} />
+      <OrderBook id={m.id} off={off} />
       <Rules m={m} />
       <h3 className="detail-h">Figures</h3>
       <MarketStats m={m} />

@@ -14,11 +14,13 @@ import { bookView } from './book.ts';
 
 const REFRESH_MS = 2500;
 
-export function OrderBook({ id }: { id: string }) {
+/** `off`: why the market cannot be traded (market-rules.ts tradingIds); its book is then never asked for. */
+export function OrderBook({ id, off }: { id: string; off?: string | undefined }) {
   const [pick, setPick] = useState('0');
   const q = useQuery({
     queryKey: ['markets.book', { id }],
     queryFn: () => call('markets.book', { id }),
+    enabled: off === undefined,
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
     refetchIntervalInBackground: false,
@@ -37,7 +39,11 @@ export function OrderBook({ id }: { id: string }) {
           <Segmented label="Outcome" options={outcomes.map((o, i) => [String(i), o.name] as const)} value={String(at)} onChange={setPick} />
         ) : null}
       </div>
-      {!book ? (
+      {off !== undefined ? (
+        <p className="muted" data-testid="book-off">
+          {off}
+        </p>
+      ) : !book ? (
         <p className="muted">{q.error ? `No order book: ${q.error.message}` : 'Loading order book…'}</p>
       ) : !outcomes[at]?.book ? (
         <p className="muted" data-testid="book-empty">

@@ -35,11 +35,13 @@ function useLocalHistory(id: string, interval: ChartInterval) {
   });
 }
 
-export function PriceChart({ id }: { id: string }) {
+/** `off`: why the market cannot be traded (market-rules.ts tradingIds); the CLOB's chart is then never asked for. */
+export function PriceChart({ id, off }: { id: string; off?: string | undefined }) {
   const [interval, setSpan] = useState<ChartInterval>('1d');
   const q = useQuery({
     queryKey: ['markets.chart', { id, interval }],
     queryFn: () => call('markets.chart', { id, interval }),
+    enabled: off === undefined,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
@@ -71,7 +73,11 @@ export function PriceChart({ id }: { id: string }) {
         <span className="toolbar-spacer" />
         <Segmented label="Chart interval" options={INTERVALS} value={interval} onChange={setSpan} />
       </div>
-      {!chart || !merged ? (
+      {off !== undefined ? (
+        <p className="muted chart-message" data-testid="chart-off">
+          {off}
+        </p>
+      ) : !chart || !merged ? (
         <p className="muted chart-message">{q.error ? `No price history: ${q.error.message}` : 'Loading price history…'}</p>
       ) : !merged.series.some((o) => o.history.length > 0) ? (
         <p className="muted chart-message" data-testid="chart-empty">

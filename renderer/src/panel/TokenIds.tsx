@@ -10,7 +10,7 @@ export function TokenIds({ m }: { m: Market }) {
   const outcomes = outcomesOf(m);
   return (
     <details className="panel-ids" data-testid="panel-token-ids">
-      <summary>Token ids</summary>
+      <summary>Trading ids</summary>
       <dl className="id-list">
         {outcomes.map((o, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: an outcome is its position (it pairs with the i-th token)
@@ -19,6 +19,10 @@ export function TokenIds({ m }: { m: Market }) {
             <dd className="mono">{o.tokenId ?? DASH}</dd>
           </div>
         ))}
+        <div>
+          <dt>Protocol version</dt>
+          <dd className="mono">{typeof m.version === 'string' && m.version ? m.version : DASH}</dd>
+        </div>
         <div>
           <dt>Market id</dt>
           <dd className="mono">{m.id}</dd>

@@ -65,11 +65,16 @@ function bySlug(raw: string, find: (slug: string) => Reply | undefined): Reply {
 
 const ok = (body: string): Reply => ({ status: 200, body });
 
+/** Gamma's JSON-schema URLs: single items and keyset pages carry `$schema` first; plain lists do not (2026 captures). */
+export const SCHEMA_BASE = 'https://gamma-api.polymarket.com/schemas/';
+const withSchema = (name: string, json: string): string =>
+  `{"$schema":${JSON.stringify(SCHEMA_BASE + name)}${json === '{}' ? '}' : `,${json.slice(1)}`}`;
+
 export function registerGammaRoutes(router: FakeRouter, state: FakeState): void {
   const { catalog } = state;
   registerListings(router, state);
-  const market = (m: MarketRecord | undefined) => m && ok(catalog.marketJson(m));
-  const event = (e: EventRecord | undefined, withMarkets?: boolean) => e && ok(catalog.eventJson(e, withMarkets));
+  const market = (m: MarketRecord | undefined) => m && ok(withSchema('Market.json', catalog.marketJson(m)));
+  const event = (e: EventRecord | undefined, withMarkets?: boolean) => e && ok(withSchema('Event.json', catalog.eventJson(e, withMarkets)));
   router.op('markets.get', (r) => byId(r.params['id']!, (id) => market(catalog.marketRecord(id))));
   router.op('markets.bySlug', (r) => bySlug(r.params['slug']!, (slug) => market(catalog.marketBySlug(slug))));
   router.op('events.get', (r) => byId(r.params['id']!, (id) => event(catalog.eventRecord(id), r.query.get('include_markets') !== 'false')));
@@ -109,7 +114,8 @@ function registerListings(router: FakeRouter, state: FakeState): void {
     const parsed = parseListQuery(catalog, kind, q, true, paging);
     if (isApiError(parsed)) return errorReply(parsed);
     const { items: recs, next } = runKeysetQuery(catalog, parsed);
-    const body = [`{"${kind}":[`];
+    const schema = `${SCHEMA_BASE}${kind === 'markets' ? 'Markets' : 'Events'}KeysetListResponse.json`;
+    const body = [`{"$schema":${JSON.stringify(schema)},"${kind}":[`];
     items(kind, recs, parsed.includeMarkets, body);
     body.push(next === undefined ? ']}' : `],"next_cursor":${JSON.stringify(next)}}`);
     return { status: 200, body };
