@@ -227,7 +227,8 @@ function describeOp(name: OpName, def: RouteDef): string {
   const lines = [`Result: \`${resultName(name)}\`.`];
   if (def.unknownParams === 'reject') lines.push('Unknown parameters are refused (400).');
   if (def.cache === 'catalog') lines.push('Answers are reused until the catalog changes.');
-  if (def.ttl) lines.push(`Forwarded to the upstream CLOB; cached (${def.ttl} lifetime class).`);
+  if (def.ttl)
+    lines.push(`Forwarded to the upstream ${def.path.startsWith('/v2/') ? 'Data API' : 'CLOB'}; cached (${def.ttl} lifetime class).`);
   if (isLocalWrite(def)) lines.push(`A write: needs the local API token in \`${API_TOKEN_HEADER}\` and a loopback Host.`);
   if (def.auth === 'l2') lines.push('Needs L2 auth: the five POLY_* (or KUEST_*) headers.');
   if (def.webUi) lines.push('Served by the base face too, for the web UI.');

@@ -10,6 +10,7 @@ import { searchOperations } from './search-ops.ts';
 import { ordersOperations } from './orders-ops.ts';
 import { leaderboardOperations } from './leaderboard-ops.ts';
 import { tradingOperations } from './trading-ops.ts';
+import { dataOperations } from './data-ops.ts';
 import { limitsOperations } from './limits-ops.ts';
 import { iconsOperations } from './icons-ops.ts';
 import { deskOperations } from './desk-ops.ts';
@@ -31,6 +32,7 @@ export type { EventsKeysetPage, EventsPaginationPage, MarketsKeysetPage, Series 
 export type { CredentialsStatus, Order, OrdersPage, OrdersStatus } from './orders-ops.ts';
 export type { LeaderboardEntry, LeaderboardMeta } from './leaderboard-ops.ts';
 export type { OrderBook, OrderCancelled, OrderPlaced, PriceLevel, PricePoint, TradesPage } from './trading-ops.ts';
+export type { DataPage, DataValue } from './data-ops.ts';
 export type { HostStatus, LimitsStatus, SchedulerStatus, WindowStatus } from './limits-ops.ts';
 export {
   CHART_INTERVALS,
@@ -69,6 +71,7 @@ const decls = {
   ...ordersOperations,
   ...leaderboardOperations,
   ...tradingOperations,
+  ...dataOperations,
   ...limitsOperations,
   ...iconsOperations,
   ...deskOperations,

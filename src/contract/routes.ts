@@ -10,8 +10,9 @@ export type Face = 'base' | 'clob';
 export type ErrorStyle = 'catalog' | 'orders' | 'leaderboard';
 export type Method = 'GET' | 'POST' | 'DELETE';
 /**
- * How long a forwarded CLOB read is cached (service/trading-handlers.ts): 'book' (books) and
- * 'price' (prices, midpoints) for seconds, 'history' (price histories) for a minute.
+ * How long a forwarded read (a CLOB or Data API route) is cached (service/trading-handlers.ts):
+ * 'book' (books) and 'price' (prices, midpoints, the Data API's account reads) for seconds,
+ * 'history' (price histories) for a minute.
  */
 export type TtlClass = 'book' | 'price' | 'history';
 
@@ -160,6 +161,20 @@ export const tradingRoutes = {
   },
 } as const satisfies Routes;
 
+/**
+ * The upstream Data API v2's account reads (issue 25, issue 29), forwarded to the DATA host at
+ * the same method and path, on the base face beside the Data API's leaderboard: public (any
+ * `user`, no L2, as upstream), the upstream's body and status passed back unchanged, cached for
+ * the 'price' class. Declared parameters are passed on; others are ignored, as the CLOB reads'.
+ */
+const DATA_READ = { face: 'base', method: 'GET', errors: 'leaderboard', unknownParams: 'ignore', ttl: 'price' } as const;
+export const dataRoutes = {
+  'dataPositions.list': { ...DATA_READ, path: '/v2/positions' },
+  'dataActivity.list': { ...DATA_READ, path: '/v2/activity' },
+  'dataTrades.list': { ...DATA_READ, path: '/v2/trades' },
+  'dataValue.get': { ...DATA_READ, path: '/v2/value' },
+} as const satisfies Routes;
+
 /** Rate limits as the UI's status bar sees them. */
 export const limitsRoutes = {
   'limits.status': { face: 'base', method: 'GET', path: '/limits', errors: 'catalog', unknownParams: 'ignore' },
@@ -241,6 +256,7 @@ export const ROUTES = {
   ...ordersRoutes,
   ...leaderboardRoutes,
   ...tradingRoutes,
+  ...dataRoutes,
   ...limitsRoutes,
   ...iconRoutes,
   ...deskRoutes,

@@ -173,7 +173,7 @@ export class FakeDataV2 {
     return this.script;
   }
 
-  /** Registers the four routes on the fake's router (no contract operations: the product does not call them yet). */
+  /** Registers the four routes on the fake's router (marketdesk forwards them: contract/data-ops.ts). */
   register(router: FakeRouter): void {
     for (const kind of ['positions', 'activity', 'trades'] as const) router.add('GET', `/v2/${kind}`, (r) => this.list(kind, r.query));
     router.add('GET', '/v2/value', (r) => this.value(r.query));

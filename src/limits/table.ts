@@ -15,6 +15,11 @@
  *   count in "all catalog routes together" (4,000/10 s) and nothing narrower.
  * - GET /data/orders, and any other clob-face route, is a trading read: it counts in "all such
  *   routes together" (5,000/10 s).
+ * - The Data API v2 account reads (/v2/positions, /v2/activity, /v2/trades, /v2/value), which
+ *   section 8 has no row for, are their own class 'data-read' at the upstream Data API's
+ *   published figures (docs/upstream/clob-data-limits.md §4.1): all together 1,000/10 s (its
+ *   general row), /v2/positions 150/10 s and /v2/trades 200/10 s (its /positions and /trades
+ *   rows); /v2/activity and /v2/value have no row of their own, so only the general one.
  * - The two write rows share one write budget at the rows' figures (2,400/10 s and 24,000/10 min),
  *   of which `reserve.share` (10%) only DELETE /order may use: cancellations get through when
  *   placements used the rest. Each route's own rows stay too.
@@ -84,6 +89,10 @@ export const DEFAULT_LIMITS: LimitsTable = {
     row('prices-history', 100, 'pricesHistory.get'),
     row('batch-prices-history', 80, 'pricesHistory.batch'),
     row('trades', 150, 'trades.list'),
+    // The Data API v2 account reads: no section 8 row, so the upstream Data API's published ones.
+    { name: 'data', limit: 1000, seconds: S, routes: ['class:data-read'] },
+    row('data-positions', 150, 'dataPositions.list'),
+    row('data-trades', 200, 'dataTrades.list'),
     // 8.4 trading writes: burst and sustained per route, and the shared write budget with the cancel reserve
     row('order-burst', 2400, 'order.place'),
     { name: 'order-sustained', limit: 24000, seconds: TEN_MIN, routes: ops('order.place') },
@@ -158,6 +167,7 @@ export const DEFAULT_LIMITS: LimitsTable = {
       'preMigrationOrders.list',
     ),
     'trading-write': ops('order.place', 'order.cancel'),
+    'data-read': ops('dataPositions.list', 'dataActivity.list', 'dataTrades.list', 'dataValue.get'),
   },
   faces: { base: 'catalog', clob: 'trading-read' },
   hosts: { gamma: 'catalog', clob: 'trading-read', data: 'catalog', images: 'images' },

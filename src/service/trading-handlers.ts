@@ -11,19 +11,23 @@
  *   out byte for byte and is never retried after a 5xx or a dropped connection (the order may
  *   have been placed); only a 429 is retried.
  * - The upstream's own 4xx answers are passed back with their status and `{error}` body.
+ * - The Data API v2 reads (contract/data-ops.ts, routes.ts's `dataRoutes`) go the same way to the
+ *   DATA host, cached for their `ttl` class; their upstream errors keep the whole upstream body
+ *   (the v2 body carries `code`, `retryable`, `trace_id`, `parameter` beside `error`).
  * - A request the outbound budget cannot send before its deadline answers 503 with Retry-After
  *   (a read with a cached answer gets that, marked stale). A request whose caller went away
  *   (`ctx.signal`) leaves the scheduler's queue unsent; a shared read only when all its callers did.
  */
 import type { Credentials } from '../auth/credentials.ts';
 import { UNAUTHORIZED_BODY, l2Headers, type HeaderFamily } from '../auth/l2.ts';
-import { ApiError, internalError, type TradesPage } from '../contract/index.ts';
+import { ApiError, internalError, type ErrorBody, type TradesPage } from '../contract/index.ts';
 import { isEndCursor } from '../upstream/clob.ts';
-import { tradingRoutes, type TtlClass } from '../contract/routes.ts';
+import { dataRoutes, tradingRoutes, type RouteDef, type TtlClass } from '../contract/routes.ts';
 import { DeadlineError, UpstreamError, buildUrl, type QueryValue, type UpstreamClient } from '../upstream/client.ts';
 import type { CallContext, HandlersFor } from '../contract/handlers.ts';
 
 type TradingOp = keyof typeof tradingRoutes;
+type DataOp = keyof typeof dataRoutes;
 type TradingOpWith<F> = { [K in TradingOp]: (typeof tradingRoutes)[K] extends F ? K : never }[TradingOp];
 /** The cached reads: the trading routes the contract gives a `ttl` class. */
 type ReadOp = TradingOpWith<{ ttl: TtlClass }>;
@@ -74,6 +78,14 @@ function passBack(e: UpstreamError): ApiError {
   return new ApiError(e.status!, { error });
 }
 
+/** The upstream's error with its own body, unchanged when it is an object with an `error` string. */
+function passBackWhole(e: UpstreamError): ApiError {
+  const b = e.body as { error?: unknown } | undefined;
+  return b && typeof b === 'object' && !Array.isArray(b) && typeof b.error === 'string'
+    ? new ApiError(e.status!, b as ErrorBody)
+    : passBack(e);
+}
+
 /** Declared params as the upstream query (absent ones left out), in a stable order for cache keys. */
 function queryOf(params: Record<string, unknown>): Record<string, QueryValue> {
   const out: Record<string, QueryValue> = {};
@@ -108,13 +120,15 @@ export class TradingForwarder {
     this.now = opts.now ?? Date.now;
   }
 
-  async read(op: ReadOp, params: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
-    // The upstream CLOB has the route at the same method and path as the clob face.
-    const r = tradingRoutes[op];
+  async read(op: ReadOp | DataOp, params: Record<string, unknown>, ctx: CallContext): Promise<unknown> {
+    // The upstream (CLOB, or the Data API for the data routes) has the route at the same method and path.
+    const isData = op in dataRoutes;
+    const r: RouteDef & { ttl: TtlClass } = isData ? dataRoutes[op as DataOp] : tradingRoutes[op as ReadOp];
+    const host = isData ? 'data' : 'clob';
     const { path, rest } = fillPath(r.path, params);
     const query = queryOf(rest);
     const body = typeof params['body'] === 'string' ? params['body'] : undefined;
-    const key = `${r.method} ${path}?${new URLSearchParams(query as Record<string, string>).toString()}\n${body ?? ''}`;
+    const key = `${host} ${r.method} ${path}?${new URLSearchParams(query as Record<string, string>).toString()}\n${body ?? ''}`;
     const hit = this.cache.get(key);
     const now = this.now();
     const age = (e: Entry) => String(Math.max(0, Math.floor((now - e.at) / 1000)));
@@ -128,7 +142,7 @@ export class TradingForwarder {
     if (!shared) {
       const cancel = new AbortController();
       const promise = this.opts.client
-        .request<unknown>('clob', path, {
+        .request<unknown>(host, path, {
           method: r.method,
           query,
           ...(body !== undefined ? { rawBody: body } : {}),
@@ -151,7 +165,7 @@ export class TradingForwarder {
       return value;
     } catch (e) {
       if (ctx.signal?.aborted) throw clientGone();
-      if (e instanceof UpstreamError && e.status !== null) throw passBack(e);
+      if (e instanceof UpstreamError && e.status !== null) throw isData ? passBackWhole(e) : passBack(e);
       // The budget stayed full until the deadline: the last good answer, else 503 Retry-After.
       if (e instanceof DeadlineError && !hit) throw busy(e, ctx);
       // Unreachable, offline circuit, retries spent: the last good answer if there is one.
@@ -230,9 +244,9 @@ export class TradingForwarder {
   }
 }
 
-export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
+export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp | DataOp> {
   const f = new TradingForwarder(opts);
-  const read = (op: ReadOp) => (p: Record<string, unknown>, ctx: CallContext) => f.read(op, p, ctx) as never;
+  const read = (op: ReadOp | DataOp) => (p: Record<string, unknown>, ctx: CallContext) => f.read(op, p, ctx) as never;
   const signed = (op: SignedOp, ctx: CallContext, query: Record<string, QueryValue>, body?: string) =>
     f.signed(tradingRoutes[op].method, tradingRoutes[op].path, query, body, ctx) as never;
   return {
@@ -271,5 +285,10 @@ export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp> {
     'builderTrades.list': read('builderTrades.list'),
     'heartbeat.post': (p, ctx) => signed('heartbeat.post', ctx, {}, p.body),
     'preMigrationOrders.list': (p, ctx) => signed('preMigrationOrders.list', ctx, queryOf(p)),
+    // The Data API v2's account reads: public, to the DATA host.
+    'dataPositions.list': read('dataPositions.list'),
+    'dataActivity.list': read('dataActivity.list'),
+    'dataTrades.list': read('dataTrades.list'),
+    'dataValue.get': read('dataValue.get'),
   };
 }
