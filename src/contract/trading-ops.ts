@@ -101,6 +101,17 @@ export interface ClobMarketInfo {
 const token = { token_id: str({ maxLength: 100 }) };
 const body = { body: jsonBody };
 
+/** The filters of a trades page, the account's (`/data/trades`) and a builder's (`/builder/trades`) alike. */
+const TRADE_FILTERS = {
+  id: str({ maxLength: 100 }),
+  maker_address: str({ maxLength: 42 }),
+  market: str({ maxLength: 100 }),
+  asset_id: str({ maxLength: 100 }),
+  before: str({ maxLength: 20 }),
+  after: str({ maxLength: 20 }),
+  next_cursor: str({ maxLength: 40 }),
+};
+
 export const tradingOperations = {
   'clob.health': op<string>()({}),
   'book.get': op<OrderBook>()(token),
@@ -132,15 +143,7 @@ export const tradingOperations = {
   'tickSize.get': op<{ minimum_tick_size: number }>()(token),
   'negRisk.get': op<{ neg_risk: boolean }>()(token),
   'feeRate.get': op<{ base_fee: number }>()(token),
-  'trades.list': op<TradesPage>()({
-    id: str({ maxLength: 100 }),
-    maker_address: str({ maxLength: 42 }),
-    market: str({ maxLength: 100 }),
-    asset_id: str({ maxLength: 100 }),
-    before: str({ maxLength: 20 }),
-    after: str({ maxLength: 20 }),
-    next_cursor: str({ maxLength: 40 }),
-  }),
+  'trades.list': op<TradesPage>()(TRADE_FILTERS),
   /** Body: Polymarket's `{"order": {...signed order...}, "owner", "orderType"}`, forwarded unchanged. */
   'order.place': op<OrderPlaced>()(body),
   /** Body: `{"orderID": "0x..."}`. */
@@ -157,16 +160,7 @@ export const tradingOperations = {
   'builderFees.get': op<{ builder_maker_fee_rate_bps: number; builder_taker_fee_rate_bps: number }>()({
     builder_code: str({ required: true, maxLength: 100 }),
   }),
-  'builderTrades.list': op<TradesPage>()({
-    builder_code: str({ maxLength: 100 }),
-    id: str({ maxLength: 100 }),
-    maker_address: str({ maxLength: 42 }),
-    market: str({ maxLength: 100 }),
-    asset_id: str({ maxLength: 100 }),
-    before: str({ maxLength: 20 }),
-    after: str({ maxLength: 20 }),
-    next_cursor: str({ maxLength: 40 }),
-  }),
+  'builderTrades.list': op<TradesPage>()({ builder_code: str({ maxLength: 100 }), ...TRADE_FILTERS }),
   /** Body: `{"heartbeat_id": ""}`; answer: `{"heartbeat_id": "<uuid>"}`. */
   'heartbeat.post': op<{ heartbeat_id: string }>()(body),
   /** Orders placed before the V2 migration, Polymarket's `{data, next_cursor, limit, count}` pages. */
