@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
-import { hasPrice, type Oracle, pricesOf } from './support/journeys.ts';
+import { hasPrice, type Oracle, pricesOf, showTab } from './support/journeys.ts';
 
 type Json = Record<string, unknown>;
 type Book = { outcomes: { name: string; book: { bids: { price: string }[]; asks: { price: string }[] } | null }[] };
@@ -173,4 +173,21 @@ test('the market panel: chart, book, rules, readable at 1024×700, offline copy,
   await page.keyboard.press('Alt+1');
   await expect(page.getByRole('tab', { name: 'Watchlist', exact: true })).toHaveAttribute('aria-selected', 'true');
   expect(cspErrors).toEqual([]);
+});
+
+test('another market opens at the top of the panel, not where the last one was scrolled to', async ({ app: page, api }) => {
+  await page.setViewportSize({ width: 1440, height: 700 });
+  await showTab(page, 'Markets');
+  const shown = (await api<Json[]>('/markets?limit=10&closed=false&order=volume24hr&ascending=false')).filter(hasPrice);
+  const row = (i: number) => page.locator(`[data-testid="market-row"][data-index="${i}"]`);
+  await row(0).click();
+  await expect(page.getByTestId('detail-title')).toHaveText(String(shown[0]!['question']));
+  const body = page.getByTestId('detail-body');
+  // Scrolled to the figures at the end of the first market's page.
+  await expect.poll(() => body.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect.poll(() => body.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await row(1).click();
+  await expect(page.getByTestId('detail-title')).toHaveText(String(shown[1]!['question']));
+  await expect.poll(() => body.evaluate((el) => el.scrollTop)).toBe(0);
 });

@@ -193,6 +193,8 @@ function authOf(def: RouteDef): string {
   switch (securityOf(def)) {
     case 'l2':
       return `[L2](${GUIDE_L2}) (\`POLY_*\` headers)`;
+    case 'l1':
+      return `[L1](${GUIDE_L2}) (the wallet's \`POLY_*\` L1 headers, forwarded unchanged)`;
     case 'localToken':
       return `[local write](${GUIDE_TOKEN}) (\`${API_TOKEN_HEADER}\`)`;
     case 'none':
@@ -235,7 +237,8 @@ function opSection(name: OpName, results: ReadonlyMap<string, string>, examples:
 function summaryTable(names: readonly OpName[], results: ReadonlyMap<string, string>): string[] {
   const rows = names.map((n) => {
     const def: RouteDef = ROUTES[n];
-    const auth = securityOf(def) === 'l2' ? 'L2' : securityOf(def) === 'localToken' ? 'local write' : '';
+    const sec = securityOf(def);
+    const auth = sec === 'l2' ? 'L2' : sec === 'l1' ? 'L1' : sec === 'localToken' ? 'local write' : '';
     const result = cell(code(results.get(n) ?? 'unknown'));
     return `| [\`${n}\`](${anchor(n)}) | ${def.method} | ${code(openApiPath(def.path))} | ${result} | ${auth} |`;
   });

@@ -76,6 +76,9 @@ export const MARKET_FIELD_KINDS = {
   umaReward: 'text',
   volumeClob: 'num',
   liquidityClob: 'num',
+  // Polymarket 2026 (added by migration v8), where Gamma sends them: after liquidityClob.
+  makerBaseFee: 'num',
+  takerBaseFee: 'num',
   acceptingOrders: 'bool',
   negRisk: 'bool',
   negRiskMarketID: 'text',
@@ -97,6 +100,8 @@ export const MARKET_FIELD_KINDS = {
   // (contract/market-rules.ts tradingIds): "v2" `positionIds` (a JSON array), "v1" `clobTokenIds`.
   positionIds: 'json',
   comboStatus: 'text',
+  // Migration v8; Gamma sends it just before rfqEnabled.
+  deployingTimestamp: 'text',
   rfqEnabled: 'bool',
   holdingRewardsEnabled: 'bool',
   feesEnabled: 'bool',

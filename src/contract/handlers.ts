@@ -21,6 +21,11 @@ export interface CallContext {
   header?(name: string, value: string): void;
   /** Aborts when the caller went away (HTTP: the client disconnected): upstream work for it stops. */
   signal?: AbortSignal;
+  /**
+   * HTTP, `auth: 'l1'` routes only: the caller's four L1 headers (`POLY_ADDRESS`, `POLY_SIGNATURE`,
+   * `POLY_TIMESTAMP`, `POLY_NONCE`), as sent, for the handler to forward upstream unchanged.
+   */
+  l1?: Readonly<Record<string, string>>;
 }
 
 export type Handler<K extends OpName> = (params: ParamsOf<K>, ctx: CallContext) => ResultOf<K> | Promise<ResultOf<K>>;

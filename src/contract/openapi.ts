@@ -29,6 +29,8 @@ export const DEFAULT_PORTS: Record<Face, number> = { base: DEFAULT_BASE_PORT, cl
 export const L2_FAMILIES = ['POLY', 'KUEST'] as const;
 export const L2_HEADER_PARTS = ['ADDRESS', 'SIGNATURE', 'TIMESTAMP', 'API_KEY', 'PASSPHRASE'] as const;
 export const l2HeaderNames = (family: (typeof L2_FAMILIES)[number]): string[] => L2_HEADER_PARTS.map((p) => `${family}_${p}`);
+/** The L1 auth headers (a wallet's ClobAuth signature), as src/http/face.ts reads them for `auth: 'l1'` routes. */
+export const L1_HEADER_NAMES = ['POLY_ADDRESS', 'POLY_SIGNATURE', 'POLY_TIMESTAMP', 'POLY_NONCE'] as const;
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -59,7 +61,7 @@ export interface ErrorDoc {
   when: string;
 }
 
-export type Security = 'l2' | 'localToken' | 'none';
+export type Security = 'l2' | 'l1' | 'localToken' | 'none';
 
 /** Media types of the operations whose result is a RawBody (raw.ts) rather than JSON. */
 const RAW_MEDIA: Partial<Record<OpName, readonly string[]>> = {
@@ -135,7 +137,7 @@ export function paramDocs(name: OpName): ParamDoc[] {
 }
 
 export function securityOf(def: RouteDef): Security {
-  return def.auth === 'l2' ? 'l2' : isLocalWrite(def) ? 'localToken' : 'none';
+  return def.auth === 'l2' ? 'l2' : def.auth === 'l1' ? 'l1' : isLocalWrite(def) ? 'localToken' : 'none';
 }
 
 /** The faces that answer the operation over HTTP: its own, and the base face for `webUi` ones. */
@@ -164,6 +166,8 @@ export function errorDocs(name: OpName, face: Face): ErrorDoc[] {
     },
   ];
   if (security === 'l2') out.push({ status: 401, body: 'PlainError', when: 'no valid L2 auth headers' });
+  if (security === 'l1')
+    out.push({ status: 401, body: 'PlainError', when: 'an L1 auth header is missing, or the upstream refused the signature' });
   if (security === 'localToken') out.push({ status: 401, body: guard, when: `the ${API_TOKEN_HEADER} header is missing or wrong` });
   out.push({
     status: 403,
@@ -231,9 +235,14 @@ function describeOp(name: OpName, def: RouteDef): string {
     lines.push(`Forwarded to the upstream ${def.path.startsWith('/v2/') ? 'Data API' : 'CLOB'}; cached (${def.ttl} lifetime class).`);
   if (isLocalWrite(def)) lines.push(`A write: needs the local API token in \`${API_TOKEN_HEADER}\` and a loopback Host.`);
   if (def.auth === 'l2') lines.push('Needs L2 auth: the five POLY_* (or KUEST_*) headers.');
+  if (def.auth === 'l1') lines.push("Needs L1 auth: the caller's wallet signature in the four POLY_* L1 headers, forwarded unchanged.");
   if (def.webUi) lines.push('Served by the base face too, for the web UI.');
   lines.push(`Reference: docs/api.md, section ${name}.`);
   return lines.join(' ');
+}
+
+function l1Requirements(): Record<string, string[]>[] {
+  return [Object.fromEntries(L1_HEADER_NAMES.map((h) => [`L1_${h}`, []]))];
 }
 
 function l2Requirements(): Record<string, string[]>[] {
@@ -249,6 +258,19 @@ function securitySchemes(used: Set<Security>): Record<string, JsonSchema> {
       name: API_TOKEN_HEADER,
       description: 'The local API token (shown in the desktop settings; kept in `<data dir>/api-token`). Writes on the base face need it.',
     };
+  }
+  if (used.has('l1')) {
+    for (const name of L1_HEADER_NAMES) {
+      out[`L1_${name}`] = {
+        type: 'apiKey',
+        in: 'header',
+        name,
+        description:
+          name === 'POLY_SIGNATURE'
+            ? "The wallet's EIP-712 ClobAuth signature (domain ClobAuthDomain, version 1) over address, timestamp, nonce and message."
+            : 'CLOB L1 auth: all four headers are sent together and forwarded upstream unchanged.',
+      };
+    }
   }
   if (used.has('l2')) {
     for (const family of L2_FAMILIES) {
@@ -300,7 +322,13 @@ function operationObject(name: OpName, face: Face): JsonSchema {
           },
         }
       : {}),
-    ...(security === 'l2' ? { security: l2Requirements() } : security === 'localToken' ? { security: [{ localApiToken: [] }] } : {}),
+    ...(security === 'l2'
+      ? { security: l2Requirements() }
+      : security === 'l1'
+        ? { security: l1Requirements() }
+        : security === 'localToken'
+          ? { security: [{ localApiToken: [] }] }
+          : {}),
     responses,
   };
 }

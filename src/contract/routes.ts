@@ -11,8 +11,9 @@ export type ErrorStyle = 'catalog' | 'orders' | 'leaderboard';
 export type Method = 'GET' | 'POST' | 'DELETE';
 /**
  * How long a forwarded read (a CLOB or Data API route) is cached (service/trading-handlers.ts):
- * 'book' (books) and 'price' (prices, midpoints, the Data API's account reads) for seconds,
- * 'history' (price histories) for a minute.
+ * 'book' (books, market records and the CLOB's market listings) and 'price' (prices, midpoints,
+ * latest trades, rewards, the Data API's account reads) for seconds, 'history' (price histories)
+ * for a minute.
  */
 export type TtlClass = 'book' | 'price' | 'history';
 
@@ -27,8 +28,13 @@ export interface RouteDef {
   /** 'catalog': the answer depends only on the parameters and the catalog, so HTTP faces may
    * reuse its serialised form until the catalog changes (and the renderer refetches it then). */
   cache?: 'catalog';
-  /** HTTP callers must carry L2 auth headers (checked by the face; IPC is the app itself). */
-  auth?: 'l2';
+  /**
+   * 'l2': HTTP callers must carry L2 auth headers (checked by the face; IPC is the app itself).
+   * 'l1': the caller's own wallet signature (the four `POLY_*` L1 headers of a ClobAuth EIP-712
+   * signature), which the face requires and the handler forwards upstream unchanged: only the
+   * wallet can sign it, so it cannot be re-signed here (creating and deriving API keys).
+   */
+  auth?: 'l2' | 'l1';
   /**
    * Web mode: the base face serves this clob-face operation too, at the same path with the same
    * auth, so the web UI (a page of the base face's origin, whose CSP allows `connect-src 'self'`
@@ -113,6 +119,11 @@ export const leaderboardRoutes = {
   'leaderboard.meta': { face: 'base', method: 'GET', path: '/leaderboard/meta', errors: 'leaderboard', unknownParams: 'reject' },
 } as const satisfies Routes;
 
+/** A public CLOB read of the clob face (its `ttl` class is given with its path). */
+const CLOB_READ = { face: 'clob', method: 'GET', errors: 'orders', unknownParams: 'ignore' } as const;
+/** A CLOB route of the account: L2-signed by the caller, forwarded re-signed with the configured credentials. */
+const CLOB_SIGNED = { face: 'clob', errors: 'orders', unknownParams: 'ignore', auth: 'l2' } as const;
+
 /** The CLOB trading routes (spec 4.6), forwarded upstream at the same method and path. */
 // biome-ignore format: one route a line, read as a table
 export const tradingRoutes = {
@@ -159,6 +170,43 @@ export const tradingRoutes = {
   'preMigrationOrders.list': {
     face: 'clob', method: 'GET', path: '/data/pre-migration-orders', errors: 'orders', unknownParams: 'ignore', auth: 'l2',
   },
+  // The CLOB's market reads (clob-client-v2 getMarkets & co., issue 25): `next_cursor` pages of `{data, next_cursor,
+  // limit, count}`. `/markets` here is the CLOB's, on the clob face; Gamma's `/markets` is the base face's (its own port).
+  'clobMarkets.list': { ...CLOB_READ, path: '/markets', ttl: 'book' },
+  'clobMarkets.get': { ...CLOB_READ, path: '/markets/:condition_id', ttl: 'book' },
+  'simplifiedMarkets.list': { ...CLOB_READ, path: '/simplified-markets', ttl: 'book' },
+  'samplingMarkets.list': { ...CLOB_READ, path: '/sampling-markets', ttl: 'book' },
+  'samplingSimplifiedMarkets.list': { ...CLOB_READ, path: '/sampling-simplified-markets', ttl: 'book' },
+  'marketLiveActivity.get': { ...CLOB_READ, path: '/markets/live-activity/:condition_id', ttl: 'price' },
+  'rewardsCurrent.list': { ...CLOB_READ, path: '/rewards/markets/current', ttl: 'price' },
+  'rewardsMarket.get': { ...CLOB_READ, path: '/rewards/markets/:condition_id', ttl: 'price' },
+  // Batch writes: signed with the configured credentials, the body byte for byte, never retried after a 5xx.
+  'orders.place': { ...CLOB_SIGNED, method: 'POST', path: '/orders' },
+  'orders.cancel': { ...CLOB_SIGNED, method: 'DELETE', path: '/orders' },
+  'orders.cancelAll': { ...CLOB_SIGNED, method: 'DELETE', path: '/cancel-all' },
+  'orders.cancelMarket': { ...CLOB_SIGNED, method: 'DELETE', path: '/cancel-market-orders' },
+  // The account's reads, signed with the configured credentials and never cached.
+  'orderScoring.get': { ...CLOB_SIGNED, method: 'GET', path: '/order-scoring' },
+  'ordersScoring.post': { ...CLOB_SIGNED, method: 'POST', path: '/orders-scoring' },
+  'notifications.list': { ...CLOB_SIGNED, method: 'GET', path: '/notifications' },
+  'notifications.drop': { ...CLOB_SIGNED, method: 'DELETE', path: '/notifications' },
+  'balanceAllowance.get': { ...CLOB_SIGNED, method: 'GET', path: '/balance-allowance' },
+  'balanceAllowance.update': { ...CLOB_SIGNED, method: 'GET', path: '/balance-allowance/update' },
+  'rewardsEarnings.list': { ...CLOB_SIGNED, method: 'GET', path: '/rewards/user' },
+  'rewardsEarningsTotal.get': { ...CLOB_SIGNED, method: 'GET', path: '/rewards/user/total' },
+  'rewardsPercentages.get': { ...CLOB_SIGNED, method: 'GET', path: '/rewards/user/percentages' },
+  'rewardsUserMarkets.list': { ...CLOB_SIGNED, method: 'GET', path: '/rewards/user/markets' },
+  'closedOnly.get': { ...CLOB_SIGNED, method: 'GET', path: '/auth/ban-status/closed-only' },
+  // API keys. Creating and deriving one is signed by the caller's wallet (L1), forwarded as signed; the rest L2.
+  'apiKey.create': { ...CLOB_READ, method: 'POST', path: '/auth/api-key', auth: 'l1' },
+  'apiKey.derive': { ...CLOB_READ, path: '/auth/derive-api-key', auth: 'l1' },
+  'apiKey.delete': { ...CLOB_SIGNED, method: 'DELETE', path: '/auth/api-key' },
+  'readonlyApiKey.create': { ...CLOB_SIGNED, method: 'POST', path: '/auth/readonly-api-key' },
+  'readonlyApiKeys.list': { ...CLOB_SIGNED, method: 'GET', path: '/auth/readonly-api-keys' },
+  'readonlyApiKey.delete': { ...CLOB_SIGNED, method: 'DELETE', path: '/auth/readonly-api-key' },
+  'builderApiKey.create': { ...CLOB_SIGNED, method: 'POST', path: '/auth/builder-api-key' },
+  'builderApiKeys.list': { ...CLOB_SIGNED, method: 'GET', path: '/auth/builder-api-key' },
+  'builderApiKey.revoke': { ...CLOB_SIGNED, method: 'DELETE', path: '/auth/builder-api-key' },
 } as const satisfies Routes;
 
 /**

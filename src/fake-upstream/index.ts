@@ -24,5 +24,8 @@ export {
   type FakeLeaderboardOptions,
 } from './data-api.ts';
 export { FakeTrading, TRADING_ROUTES, type FakeOrder, type FakeTradingOptions } from './trading.ts';
+export { FakeApiKeys, deterministicCredentials, type ApiKeyAnswer } from './api-keys.ts';
+export { FakeClobMarkets, type ClobMarketSource } from './clob-markets.ts';
+export { FakeClobAccount } from './clob-account.ts';
 export { FakeLimits } from './limits.ts';
 export { mutate, mutateBody, MutationError, MUTATE_PATH, type Mutation, type MutationResult } from './mutations.ts';

@@ -86,6 +86,27 @@ export class PathTable<T> {
     this.patterns.set(method, list);
   }
 
+  /** The value registered at exactly this pattern (`:name` segments compared by position, not name). */
+  get(method: string, path: string): T | undefined {
+    const segments = segmentsOf(path);
+    if (!segments.some((s) => s.startsWith(':'))) return this.exact.get(`${method} ${path}`);
+    const shape = segments.map((s) => (s.startsWith(':') ? undefined : s));
+    return this.patterns.get(method)?.find((r) => r.segments.length === shape.length && r.segments.every((s, i) => s === shape[i]))?.value;
+  }
+
+  /** Replaces the value at exactly this pattern (keeping its parameter names), or adds it. */
+  set(method: string, path: string, value: T): void {
+    const segments = segmentsOf(path);
+    if (!segments.some((s) => s.startsWith(':'))) {
+      this.exact.set(`${method} ${path}`, value);
+      return;
+    }
+    const shape = segments.map((s) => (s.startsWith(':') ? undefined : s));
+    const hit = this.patterns.get(method)?.find((r) => r.segments.length === shape.length && r.segments.every((s, i) => s === shape[i]));
+    if (hit) hit.value = value;
+    else this.add(method, path, value);
+  }
+
   find(method: string, path: string): { value: T; params: Record<string, string> } | undefined {
     const exact = this.exact.get(`${method} ${path}`);
     if (exact !== undefined) return { value: exact, params: {} };
@@ -121,6 +142,17 @@ export class FakeRouter {
   /** Registers `op` at its contract method and path. */
   op(op: OpName, handler: Handler): void {
     this.add(ROUTES[op].method, ROUTES[op].path, handler);
+  }
+
+  /**
+   * `op` where another API of this one server already holds its method and path (Gamma's
+   * `GET /markets` and `/markets/:id` against the CLOB's `/markets` and `/markets/:condition_id`):
+   * the requests `claims` accepts go to `handler`, the others to the route registered first.
+   */
+  share(op: OpName, claims: (req: FakeRequest) => boolean, handler: Handler): void {
+    const { method, path } = ROUTES[op];
+    const first = this.routes.get(method, path);
+    this.routes.set(method, path, first ? (req) => (claims(req) ? handler(req) : first(req)) : handler);
   }
 
   /** A route with no contract operation (the fake's own). */

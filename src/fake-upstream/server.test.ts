@@ -226,6 +226,7 @@ describe('fake Gamma over HTTP (fixtures)', () => {
       $schema: 'https://gamma-api.polymarket.com/schemas/MarketsKeysetListResponse.json',
       markets: [catalog.getMarket('12'), catalog.getMarket('43')],
     });
+    // Gamma's /events/keyset took 500 until September 2026 and clamps at 100 since (docs/upstream/polymarket-2026.md).
     expect((await get(up, '/events/keyset?limit=1000')).body.events).toHaveLength(100);
   });
 

@@ -60,7 +60,7 @@ export interface FakeUpstreamOptions {
   images?: 'local' | 'recorded';
 }
 
-export interface FakeUpstream extends Pick<FakeState, 'catalog' | 'clob' | 'leaderboard' | 'trading'> {
+export interface FakeUpstream extends Pick<FakeState, 'catalog' | 'clob' | 'leaderboard' | 'trading' | 'dataV2'> {
   url: string;
   port: number;
   close(): Promise<void>;
@@ -105,8 +105,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     });
     return closed;
   };
-  const { catalog, clob, leaderboard, trading } = state;
-  return { url, port, close, faults, requests, catalog, clob, leaderboard, trading, limits };
+  const { catalog, clob, leaderboard, trading, dataV2 } = state;
+  return { url, port, close, faults, requests, catalog, clob, leaderboard, trading, dataV2, limits };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

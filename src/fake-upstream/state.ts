@@ -1,6 +1,7 @@
 /** What the fake upstream's routes share: the catalog and the fake APIs' state, built from its options. */
 import type { FakeCatalog } from './catalog.ts';
 import { FakeClob, parseList } from './clob.ts';
+import type { ClobMarketSource } from './clob-markets.ts';
 import { FakeLeaderboard } from './data-api.ts';
 import { FakeDataV2 } from './data-v2.ts';
 import type { Limits } from './query.ts';
@@ -30,6 +31,8 @@ export function createState(opts: FakeUpstreamOptions): FakeState {
     ...(clob ? { credentials: opts.clob!.credentials, clob } : {}),
     priceOf: (t) => index().prices.get(t),
     hasNoBook: (t) => index().bookless.has(t),
+    markets: () => index().markets,
+    conditionOf: (t) => index().conditions.get(t),
     ...opts.trading,
   });
   return {
@@ -52,6 +55,10 @@ interface TokenIndex {
   prices: Map<string, number>;
   /** Ids the catalog names that the CLOB has no book for: a v1 market's positionIds, a v2 market's CTF token ids. */
   bookless: Set<string>;
+  /** Each traded id's market (its condition id). */
+  conditions: Map<string, string>;
+  /** The catalog's markets as the CLOB lists them, in catalog order (those with a condition id). */
+  markets: ClobMarketSource[];
 }
 
 /**
@@ -62,7 +69,12 @@ function tokenIndex(catalog: FakeCatalog): () => TokenIndex {
   let index: TokenIndex | undefined;
   return () => {
     if (index) return index;
-    const built: TokenIndex = { prices: new Map(), bookless: new Set(catalog.protocolIds.retired.keys()) };
+    const built: TokenIndex = {
+      prices: new Map(),
+      bookless: new Set(catalog.protocolIds.retired.keys()),
+      conditions: new Map(),
+      markets: [],
+    };
     for (const rec of catalog.marketRecords()) {
       const m = rec.obj as Record<string, unknown>;
       const v2 = m['version'] === 'v2';
@@ -75,9 +87,50 @@ function tokenIndex(catalog: FakeCatalog): () => TokenIndex {
         const p = Number(values[i]);
         if (values[i]?.trim() && Number.isFinite(p)) built.prices.set(t, p);
       });
+      const market = clobMarketSource(m, tokens);
+      if (market) {
+        built.markets.push(market);
+        for (const t of tokens) built.conditions.set(t, market.conditionId);
+      }
     }
     for (const t of built.prices.keys()) built.bookless.delete(t);
     index = built;
     return built;
+  };
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && Number.isFinite(Number(v)) ? Number(v) : 0;
+
+/** A Gamma market as the CLOB's market reads see it (clob-markets.ts); undefined without a 0x condition id. */
+function clobMarketSource(m: Record<string, unknown>, tokens: string[]): ClobMarketSource | undefined {
+  const conditionId = text(m['conditionId']);
+  if (!/^0x[0-9a-fA-F]{64}$/.test(conditionId)) return undefined;
+  const outcomes = parseList(m['outcomes']);
+  const events = Array.isArray(m['events']) ? (m['events'] as Record<string, unknown>[]) : [];
+  const active = m['active'] === true;
+  const closed = m['closed'] === true;
+  return {
+    conditionId,
+    questionId: text(m['questionID']),
+    question: text(m['question']),
+    description: text(m['description']),
+    slug: text(m['slug']),
+    eventSlug: text(events[0]?.['slug']),
+    endDate: text(m['endDate']) || null,
+    active,
+    closed,
+    archived: m['archived'] === true,
+    acceptingOrders: typeof m['acceptingOrders'] === 'boolean' ? m['acceptingOrders'] : active && !closed,
+    acceptingOrdersTimestamp: text(m['acceptingOrdersTimestamp']) || null,
+    enableOrderBook: m['enableOrderBook'] !== false,
+    icon: text(m['icon']),
+    image: text(m['image']),
+    negRiskMarketId: text(m['negRiskMarketID']),
+    negRiskRequestId: text(m['negRiskRequestID']),
+    rewardsMinSize: num(m['rewardsMinSize']),
+    rewardsMaxSpread: num(m['rewardsMaxSpread']),
+    tokens: tokens.map((id, i) => ({ id, outcome: outcomes[i] ?? (i === 0 ? 'Yes' : 'No') })),
   };
 }

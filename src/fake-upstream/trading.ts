@@ -1,7 +1,11 @@
 /**
  * The fake upstream's CLOB trading routes (interface spec 4.6; Polymarket's CLOB shapes):
  * `GET /`, books, prices, midpoints, price histories (single and batch), `GET /data/trades`,
- * and `POST /order` / `DELETE /order`, which change the fake's order list.
+ * and `POST /order` / `DELETE /order`, which change the fake's order list; and the rest of CLOB
+ * V2 (issue 25): batch placing (`POST /orders`) and cancelling (`DELETE /orders`, `/cancel-all`,
+ * `/cancel-market-orders`), which change it too; the market reads (clob-markets.ts); the
+ * account's notifications, balances, scoring and rewards (clob-account.ts); API keys, L1 and L2
+ * (api-keys.ts).
  *
  * Everything is derived from the token id (seeded, no Math.random) and a fixed clock, so the
  * same request always gets the same answer. Writes and trades need L2 headers: verified when
@@ -12,6 +16,9 @@ import { UNAUTHORIZED_BODY, verifyL2 } from '../auth/l2.ts';
 import type { Credentials } from '../auth/credentials.ts';
 import { tradingRoutes } from '../contract/routes.ts';
 import { routeName } from '../limits/table.ts';
+import { FakeApiKeys, INVALID_L1 } from './api-keys.ts';
+import { FakeClobAccount } from './clob-account.ts';
+import { FakeClobMarkets, type ClobMarketSource } from './clob-markets.ts';
 import type { FakeClob, RawOrder } from './clob.ts';
 import { checkSignedOrder } from './order-signing.ts';
 import { mulberry32 } from './prng.ts';
@@ -48,6 +55,12 @@ export interface FakeTradingOptions {
   orders?: 'v2' | 'any';
   /** Ids the catalog names but the CLOB has no book for (a v2 market's CTF token ids, a v1 market's positionIds). */
   hasNoBook?: (token: string) => boolean;
+  /** The catalog's markets, for the CLOB's market reads (`GET /markets` & co.); none without it. */
+  markets?: () => readonly ClobMarketSource[];
+  /** A token's market in the catalog; a token it does not name gets a made-up one (a hash). */
+  conditionOf?: (token: string) => string | undefined;
+  /** Page size of the CLOB's market listings and rewards pages (default 1000). */
+  marketsPageSize?: number;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -104,14 +117,50 @@ interface Book {
 
 export class FakeTrading {
   readonly orders = new Map<string, FakeOrder>();
-  /** Every body a write route (POST /order, DELETE /order, POST /v1/heartbeats) received, exactly as received. */
+  /**
+   * Every body a write route received, exactly as received: POST /order, DELETE /order, POST
+   * /v1/heartbeats, and CLOB V2's POST /orders, DELETE /orders, /cancel-all, /cancel-market-orders.
+   */
   readonly writes: { route: string; body: string }[] = [];
+  /** API keys: the configured account's, and those created with L1 (api-keys.ts). */
+  readonly keys: FakeApiKeys;
+  /** The market reads (clob-markets.ts). */
+  readonly markets: FakeClobMarkets;
+  /** The account's notifications, balances, scoring, rewards, readonly and builder keys (clob-account.ts). */
+  readonly account: FakeClobAccount;
   /** Markets whose token the fake has answered for (a market's tokens, for `/clob-markets/{condition_id}`). */
   private readonly tokensOfMarket = new Map<string, Set<string>>();
   private readonly now: () => number;
 
   constructor(private readonly opts: FakeTradingOptions = {}) {
     this.now = opts.now ?? (() => DEFAULT_NOW);
+    this.keys = new FakeApiKeys(opts.credentials ? { credentials: opts.credentials } : {});
+    const quotes = {
+      // As `/midpoint` answers it (four decimals), so a listing's token price equals the token's midpoint.
+      price: (t: string) => Number(fmt(this.mid(t))),
+      tickSize: (t: string) => Number(this.book(t).tick_size),
+      minOrderSize: (t: string) => Number(this.book(t).min_order_size),
+      negRisk: (t: string) => this.book(t).neg_risk,
+    };
+    this.markets = new FakeClobMarkets(opts.markets ?? (() => []), quotes, opts.marketsPageSize ?? 1000, this.now);
+    const owner = opts.credentials ?? {
+      apiKey: '00000000-0000-4000-8000-000000000000',
+      address: '0x0000000000000000000000000000000000000000',
+    };
+    this.account = new FakeClobAccount(owner, {
+      openOrders: () => this.openOrders().map((o) => ({ id: o.id, market: o.market, asset_id: o.asset_id, price: o.price })),
+      mid: (t) => this.mid(t),
+      maxSpread: (c) => this.markets.byCondition(c)?.rewardsMaxSpread ?? 0,
+      now: this.now,
+    });
+  }
+
+  /** The account's live orders as `/data/orders` lists them: the CLOB's list when there is one, else those placed here. */
+  openOrders(): RawOrder[] {
+    if (this.opts.clob) return this.opts.clob.orders;
+    return this.liveOrders().map((o) =>
+      rawOrder(o.id, o.order, o.owner, o.orderType, o.createdAt, this.marketOf(String(o.order['tokenId'] ?? ''))),
+    );
   }
 
   /** Live orders, oldest first (the issue-4 `/data/orders` fake can serve these). */
@@ -219,9 +268,12 @@ export class FakeTrading {
     'clob.version': () => json(200, { version: 2 }),
     'clobMarket.get': ({ path }) => this.clobMarket(lastSegment(path)),
     'marketByToken.get': ({ path }) =>
-      this.withToken(lastSegment(path), (t) =>
-        json(200, { condition_id: this.marketOf(t), primary_token_id: t, secondary_token_id: this.otherToken(t) }),
-      ),
+      this.withToken(lastSegment(path), (t) => {
+        const market = this.marketOf(t);
+        const ids = this.markets.byCondition(market)?.tokens.map((x) => x.id);
+        const [primary, secondary] = ids && ids.length === 2 && ids.includes(t) ? ids : [t, this.otherToken(t)];
+        return json(200, { condition_id: market, primary_token_id: primary, secondary_token_id: secondary });
+      }),
     'builderFees.get': ({ path }) => {
       const code = lastSegment(path);
       if (!/^0x[0-9a-fA-F]{64}$/.test(code)) return bad('invalid builder code');
@@ -245,10 +297,103 @@ export class FakeTrading {
       if (!this.authorized('GET', path, headers, '')) return json(401, UNAUTHORIZED_BODY);
       return json(200, { data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
     },
+    // CLOB V2's market reads (clob-markets.ts).
+    'clobMarkets.list': ({ q }) => this.markets.page('markets', q.get('next_cursor')),
+    'clobMarkets.get': ({ path }) => this.markets.one(lastSegment(path)),
+    'simplifiedMarkets.list': ({ q }) => this.markets.page('simplified', q.get('next_cursor')),
+    'samplingMarkets.list': ({ q }) => this.markets.page('sampling', q.get('next_cursor')),
+    'samplingSimplifiedMarkets.list': ({ q }) => this.markets.page('sampling-simplified', q.get('next_cursor')),
+    'marketLiveActivity.get': ({ path }) => this.markets.liveActivity(lastSegment(path)),
+    'rewardsCurrent.list': ({ q }) => this.markets.currentRewards(q.get('next_cursor')),
+    'rewardsMarket.get': ({ path, q }) => this.markets.marketRewards(lastSegment(path), q.get('next_cursor')),
+    // Batch writes: each changes the order list, as the single ones do.
+    'orders.place': (r) => this.write('POST /orders', r, () => this.placeBatch(r.body)),
+    'orders.cancel': (r) =>
+      this.write('DELETE /orders', r, () => {
+        const ids = this.parse(r.body);
+        if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) return bad('Invalid order payload');
+        return json(200, this.cancelMany(ids as string[]));
+      }),
+    'orders.cancelAll': (r) => this.write('DELETE /cancel-all', r, () => json(200, this.cancelMany(this.openOrders().map((o) => o.id)))),
+    'orders.cancelMarket': (r) =>
+      this.write('DELETE /cancel-market-orders', r, () => {
+        const b = this.parse(r.body) as Record<string, unknown> | undefined;
+        const market = b && typeof b === 'object' && typeof b['market'] === 'string' && b['market'] !== '' ? b['market'] : undefined;
+        const asset = b && typeof b === 'object' && typeof b['asset_id'] === 'string' && b['asset_id'] !== '' ? b['asset_id'] : undefined;
+        if (market === undefined && asset === undefined) return bad('market or asset_id is required');
+        const ids = this.openOrders()
+          .filter(
+            (o) =>
+              (market === undefined || o.market.toLowerCase() === market.toLowerCase()) && (asset === undefined || o.asset_id === asset),
+          )
+          .map((o) => o.id);
+        return json(200, this.cancelMany(ids));
+      }),
+    // The account's reads (clob-account.ts), L2 like the orders.
+    'orderScoring.get': (r) => this.signed(r, 'GET', () => this.account.scoring(r.q.get('order_id'))),
+    'ordersScoring.post': (r) => this.signed(r, 'POST', () => this.account.scoringMany(r.body)),
+    'notifications.list': (r) => this.signed(r, 'GET', () => this.account.notificationsList()),
+    'notifications.drop': (r) => this.signed(r, 'DELETE', () => this.account.dropNotifications(r.q.get('ids'))),
+    'balanceAllowance.get': (r) => this.signed(r, 'GET', () => this.account.balanceAllowance(r.q)),
+    // The answer to an update was not captured: the fake answers the refreshed record.
+    'balanceAllowance.update': (r) => this.signed(r, 'GET', () => this.account.balanceAllowance(r.q)),
+    'rewardsEarnings.list': (r) => this.signed(r, 'GET', () => this.account.earnings(r.q)),
+    'rewardsEarningsTotal.get': (r) => this.signed(r, 'GET', () => this.account.totalEarnings(r.q)),
+    'rewardsPercentages.get': (r) => this.signed(r, 'GET', () => this.account.percentages()),
+    'rewardsUserMarkets.list': (r) =>
+      this.signed(r, 'GET', () =>
+        this.account.userMarkets(r.q, (c) => {
+          const m = this.markets.byCondition(c);
+          return m && this.markets.reward(m);
+        }),
+      ),
+    'closedOnly.get': (r) => this.signed(r, 'GET', () => json(200, { closed_only: false })),
+    // API keys (api-keys.ts): L1 creates and derives them; the rest is L2.
+    'apiKey.create': ({ headers }) => this.withL1(headers, (a) => this.keys.create(a.address, a.nonce)),
+    'apiKey.derive': ({ headers }) => this.withL1(headers, (a) => this.keys.derive(a.address, a.nonce)),
+    'apiKey.delete': (r) =>
+      this.signed(r, 'DELETE', () => {
+        this.keys.revoke(one(r.headers['poly_api_key']) ?? one(r.headers['kuest_api_key']) ?? '');
+        return json(200, 'OK');
+      }),
+    'readonlyApiKey.create': (r) => this.signed(r, 'POST', () => this.account.createReadonly(this.apiKeyOf(r.headers))),
+    'readonlyApiKeys.list': (r) => this.signed(r, 'GET', () => this.account.readonlyList(this.apiKeyOf(r.headers))),
+    'readonlyApiKey.delete': (r) => this.signed(r, 'DELETE', () => this.account.deleteReadonly(this.apiKeyOf(r.headers), r.body)),
+    'builderApiKey.create': (r) => this.signed(r, 'POST', () => this.account.createBuilder()),
+    'builderApiKeys.list': (r) => this.signed(r, 'GET', () => this.account.builderList()),
+    'builderApiKey.revoke': (r) => this.signed(r, 'DELETE', () => this.account.revokeBuilder(one(r.headers['poly_builder_api_key']))),
   };
 
-  /** A token's market in the fake (one hash per token), remembered for `/clob-markets/{condition_id}`. */
+  /** A write route: its body recorded as received, then L2 checked, then `fn`. */
+  private write(route: string, r: TradingRequest, fn: () => TradingReply): TradingReply {
+    this.writes.push({ route, body: r.body });
+    return this.signed(r, route.slice(0, route.indexOf(' ')), fn);
+  }
+
+  /** An L2 route: 401 unless signed by an active key. */
+  private signed(r: TradingRequest, method: string, fn: () => TradingReply): TradingReply {
+    return this.authorized(method, r.path, r.headers, r.body) ? fn() : json(401, UNAUTHORIZED_BODY);
+  }
+
+  /** An L1 route: 401 unless the four headers carry the address's own valid ClobAuth signature. */
+  private withL1(headers: Headers, fn: (a: { address: string; nonce: number }) => { status: number; body: unknown }): TradingReply {
+    const a = this.keys.verifyL1(headers);
+    if (!a) return json(401, { error: INVALID_L1 });
+    const { status, body } = fn(a);
+    return json(status, body);
+  }
+
+  private apiKeyOf(headers: Headers): string {
+    return one(headers['poly_api_key']) ?? one(headers['kuest_api_key']) ?? '';
+  }
+
+  /**
+   * A token's market: the catalog's condition id when the catalog names the token, else one made
+   * up from its hash, remembered for `/clob-markets/{condition_id}`.
+   */
   private marketOf(token: string): string {
+    const known = this.opts.conditionOf?.(token);
+    if (known !== undefined) return known;
     const market = `0x${createHash('sha256').update(`market:${token}`).digest('hex')}`;
     let set = this.tokensOfMarket.get(market);
     if (!set) {
@@ -266,15 +411,19 @@ export class FakeTrading {
 
   /** The compact V2 market record (live sample: d_clob/clob_markets_0xa467__live_2026-10-06). */
   private clobMarket(condition: string): TradingReply {
-    const [t] = [...(this.tokensOfMarket.get(condition) ?? [])];
+    const known = this.markets.byCondition(condition);
+    const [t] = known ? known.tokens.map((x) => x.id) : [...(this.tokensOfMarket.get(condition) ?? [])];
     if (t === undefined) return json(404, { error: 'market not found' });
     const b = this.book(t);
+    const tokens = known
+      ? known.tokens.map((x) => ({ t: x.id, o: x.outcome }))
+      : [
+          { t, o: 'Yes' },
+          { t: this.otherToken(t), o: 'No' },
+        ];
     return json(200, {
-      c: condition,
-      t: [
-        { t, o: 'Yes' },
-        { t: this.otherToken(t), o: 'No' },
-      ],
+      c: known?.conditionId ?? condition,
+      t: tokens,
       mos: Number(b.min_order_size),
       mts: Number(b.tick_size),
       nr: b.neg_risk,
@@ -309,14 +458,28 @@ export class FakeTrading {
     const b = this.parse(body) as Record<string, unknown> | undefined;
     const id = b && typeof b === 'object' ? b['orderID'] : undefined;
     if (typeof id !== 'string' || id === '') return bad('Invalid order payload');
-    this.opts.clob?.cancel(id);
-    if (!this.orders.delete(id))
-      return json(200, { canceled: [], not_canceled: { [id]: "order can't be found - already canceled or matched" } });
-    return json(200, { canceled: [id], not_canceled: {} });
+    return json(200, this.cancelMany([id]));
   }
 
+  /** Cancels each order that is live (in the CLOB's list or placed here); the others are reported as the CLOB does. */
+  private cancelMany(ids: readonly string[]): { canceled: string[]; not_canceled: Record<string, string> } {
+    const canceled: string[] = [];
+    const not_canceled: Record<string, string> = {};
+    for (const id of new Set(ids)) {
+      const listed = this.opts.clob?.cancel(id) ?? false;
+      const placed = this.orders.delete(id);
+      if (listed || placed) canceled.push(id);
+      else not_canceled[id] = "order can't be found - already canceled or matched";
+    }
+    return { canceled, not_canceled };
+  }
+
+  /** Signed by an active key (the configured one until `DELETE /auth/api-key` revokes it, or one made with L1). */
   private authorized(method: string, path: string, headers: Headers, body: string): boolean {
-    if (this.opts.credentials) return verifyL2(this.opts.credentials, { method, path, headers, body }, { nowMs: Date.now() });
+    if (this.opts.credentials) {
+      const creds = this.keys.active(one(headers['poly_api_key']) ?? one(headers['kuest_api_key']));
+      return creds !== undefined && verifyL2(creds, { method, path, headers, body }, { nowMs: Date.now() });
+    }
     return ['address', 'signature', 'timestamp', 'api_key', 'passphrase'].every(
       (h) => headers[`poly_${h}`] !== undefined || headers[`kuest_${h}`] !== undefined,
     );
@@ -388,7 +551,7 @@ export class FakeTrading {
       const p = mid + 0.005 + 0.01 * (k - 1);
       if (p < 1) asks.push({ price: fmt(p), size: String(10 + Math.floor(rng() * 990)) });
     }
-    const market = `0x${createHash('sha256').update(`market:${token}`).digest('hex')}`;
+    const market = this.marketOf(token);
     return {
       market,
       asset_id: token,
@@ -484,45 +647,72 @@ export class FakeTrading {
   private place(body: string): TradingReply {
     const b = this.parse(body);
     if (!b || typeof b !== 'object' || Array.isArray(b)) return bad('Invalid order payload');
-    const r = b as Record<string, unknown>;
+    const placed = this.placeOne(b as Record<string, unknown>, body);
+    return 'error' in placed ? bad(placed.error) : json(200, placed.answer);
+  }
+
+  /**
+   * `POST /orders`: up to 15 orders, each checked and placed as `POST /order` does; an order the
+   * CLOB refuses gets `success: false` and its error in its own slot (the batch answers 200).
+   */
+  private placeBatch(body: string): TradingReply {
+    const items = this.parse(body);
+    if (!Array.isArray(items) || items.length === 0) return bad('Invalid order payload');
+    if (items.length > 15) return bad('Too many orders in payload, max 15');
+    return json(
+      200,
+      items.map((it) => {
+        const placed =
+          it && typeof it === 'object' && !Array.isArray(it)
+            ? this.placeOne(it as Record<string, unknown>, JSON.stringify(it))
+            : { error: 'Invalid order payload' };
+        return 'error' in placed
+          ? { success: false, errorMsg: placed.error, orderID: '', transactionsHashes: [], status: '', takingAmount: '', makingAmount: '' }
+          : placed.answer;
+      }),
+    );
+  }
+
+  /** One order payload (`{order, owner, orderType}`): placed, or the CLOB's error text. `raw`: its text as received. */
+  private placeOne(r: Record<string, unknown>, raw: string): { answer: Record<string, unknown> } | { error: string } {
     const order = r['order'];
-    if (!order || typeof order !== 'object' || Array.isArray(order)) return bad('Invalid order payload');
+    if (!order || typeof order !== 'object' || Array.isArray(order)) return { error: 'Invalid order payload' };
     const owner = typeof r['owner'] === 'string' ? r['owner'] : '';
     const orderType = typeof r['orderType'] === 'string' ? r['orderType'] : 'GTC';
     if ((this.opts.orders ?? 'v2') === 'v2') {
       const o = order as Record<string, unknown>;
       const token = String(o['tokenId'] ?? '');
-      if (!TOKEN.test(token)) return bad('Invalid order payload');
+      if (!TOKEN.test(token)) return { error: 'Invalid order payload' };
       const error = checkSignedOrder(o, { negRisk: this.book(token).neg_risk });
-      if (error) return bad(error);
+      if (error) return { error };
       // The CLOB ties an order to the API key that posts it.
-      if (this.opts.credentials && owner !== this.opts.credentials.apiKey) return bad('the order owner has to be the owner of the API KEY');
+      if (this.opts.credentials && owner !== this.opts.credentials.apiKey)
+        return { error: 'the order owner has to be the owner of the API KEY' };
     }
     // The order hash: signed orders differ at least by salt and signature.
     const id = `0x${createHash('sha256').update(JSON.stringify(order)).digest('hex')}`;
     if (this.orders.has(id))
-      return json(200, {
-        success: false,
-        errorMsg: 'order already exists',
-        orderID: id,
-        transactionsHashes: [],
-        status: '',
-        takingAmount: '',
-        makingAmount: '',
-      });
-    this.orders.set(id, { id, raw: body, order: order as Record<string, unknown>, owner, orderType, createdAt: this.now() });
-    this.opts.clob?.orders.unshift(rawOrder(id, order as Record<string, unknown>, owner, orderType, this.now()));
-    return json(200, {
-      success: true,
-      errorMsg: '',
-      orderID: id,
-      transactionsHashes: [],
-      status: 'live',
-      takingAmount: '',
-      makingAmount: '',
-    });
+      return {
+        answer: {
+          success: false,
+          errorMsg: 'order already exists',
+          orderID: id,
+          transactionsHashes: [],
+          status: '',
+          takingAmount: '',
+          makingAmount: '',
+        },
+      };
+    const o = order as Record<string, unknown>;
+    this.orders.set(id, { id, raw, order: o, owner, orderType, createdAt: this.now() });
+    this.opts.clob?.orders.unshift(rawOrder(id, o, owner, orderType, this.now(), this.marketOf(String(o['tokenId'] ?? ''))));
+    return {
+      answer: { success: true, errorMsg: '', orderID: id, transactionsHashes: [], status: 'live', takingAmount: '', makingAmount: '' },
+    };
   }
 }
+
+const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** A path's last segment, decoded (`/clob-markets/0xabc` -> `0xabc`). */
 function lastSegment(path: string): string {
@@ -535,7 +725,7 @@ function lastSegment(path: string): string {
 }
 
 /** A placed order as `/data/orders` lists it: sizes and price from the signed amounts (6 decimals). */
-function rawOrder(id: string, o: Record<string, unknown>, owner: string, orderType: string, nowMs: number): RawOrder {
+function rawOrder(id: string, o: Record<string, unknown>, owner: string, orderType: string, nowMs: number, market: string): RawOrder {
   const buy = o['side'] === 'BUY' || o['side'] === 0 || o['side'] === '0';
   const maker = Number(o['makerAmount'] ?? 0);
   const taker = Number(o['takerAmount'] ?? 0);
@@ -547,7 +737,7 @@ function rawOrder(id: string, o: Record<string, unknown>, owner: string, orderTy
     status: 'LIVE',
     owner,
     maker_address: String(o['maker'] ?? ''),
-    market: `0x${createHash('sha256').update(`market:${token}`).digest('hex')}`,
+    market,
     asset_id: token,
     side: buy ? 'BUY' : 'SELL',
     original_size: fmt(shares),

@@ -29,6 +29,7 @@ import { registerWriteGuard } from './write-guard.ts';
 import { l2Identity } from './l2-identity.ts';
 import { loopTurns, TooManyPipelinedError } from '../limits/fair-turns.ts';
 import { registerOpenApi } from './openapi-route.ts';
+import { L1_HEADER_NAMES } from '../contract/openapi.ts';
 
 export interface FaceOptions {
   face: Face;
@@ -83,6 +84,21 @@ async function takeTurn(face: Face, connection: object, reply: FastifyReply): Pr
     reply.header('retry-after', '1');
     throw new ApiError(503, face === 'clob' ? { error: e.message } : { type: 'service unavailable', error: e.message });
   }
+}
+
+/**
+ * The request's four L1 headers (a ClobAuth EIP-712 signature by the caller's wallet) as sent,
+ * named in upper case as clients send them; undefined when one is missing.
+ */
+function l1Headers(req: FastifyRequest): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const name of L1_HEADER_NAMES) {
+    const v = req.headers[name.toLowerCase()];
+    const one = Array.isArray(v) ? v[0] : v;
+    if (one === undefined || one === '' || one.length > 200) return undefined;
+    out[name] = one;
+  }
+  return out;
 }
 
 function noSchemas(): never {
@@ -169,12 +185,16 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
     app.route({
       method: def.method,
       url: def.path,
-      config: { localWrite: isLocalWrite(def) },
+      // `signed`: a bodyless POST may come without a content type (origin-guard.ts): its auth headers need a preflight anyway.
+      config: { localWrite: isLocalWrite(def), signed: def.auth !== undefined },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         // Before the parameters are looked at, so an unauthenticated caller learns nothing else.
         // The signature covers the body as sent (empty for GET).
         const text = typeof req.body === 'string' ? req.body : undefined;
         if (def.auth === 'l2' && !identity.authenticated(req)) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
+        // L1: the wallet's own signature, which only the upstream can check; without its four headers nothing is sent.
+        const l1 = def.auth === 'l1' ? l1Headers(req) : undefined;
+        if (def.auth === 'l1' && !l1) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
         const raw: RawParams = { ...(req.query as RawParams), ...(req.params as RawParams), ...(text !== undefined ? { body: text } : {}) };
         const key = cacheable ? cacheKey(name, raw) : '';
         const cached = cacheable ? cache.get(key, opts.catalogVersion!()) : undefined;
@@ -190,7 +210,12 @@ export async function buildFace(opts: FaceOptions): Promise<FastifyInstance> {
         if (gone.signal.aborted) return reply.send();
         // A Polymarket client (POLY_* headers) gets Polymarket's wire format; every other caller the spec's.
         const dialect = def.auth === 'l2' && identity.family(req) === 'POLY' ? 'polymarket' : 'spec';
-        const ctx = { header: (n: string, v: string) => void reply.header(n, v), signal: gone.signal, dialect } as const;
+        const ctx = {
+          header: (n: string, v: string) => void reply.header(n, v),
+          signal: gone.signal,
+          dialect,
+          ...(l1 ? { l1 } : {}),
+        } as const;
         const result = await dispatch(name, raw, ctx);
         if (isRawBody(result)) return sendRaw(reply, result);
         const body = JSON.stringify(result);

@@ -12,10 +12,18 @@
  *   the official CLOB clients) are not browsers and pass. Origins given with `--allow-origin`
  *   pass too, with CORS headers and their preflights answered here.
  * - A POST, or any request with a body, takes `application/json` only (415 otherwise): other
- *   types are "simple" requests that no browser preflights.
+ *   types are "simple" requests that no browser preflights. One exception: a POST with no body and
+ *   no content type to an L1- or L2-authenticated route, whose auth headers need a preflight.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostAllowed, hostHeaderName } from '../contract/origins.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs L1 or L2 auth headers (routes.ts `auth`). */
+    signed?: boolean;
+  }
+}
 
 export interface GuardOptions {
   /** The address the faces are bound to (`--host`); its name is accepted in Host. */
@@ -87,7 +95,16 @@ export function registerRequestGuard(app: FastifyInstance, opts: GuardOptions): 
       }
     }
 
-    if (req.routeOptions.url !== undefined && (req.method === 'POST' || hasBody(req)) && !isJson(req.headers['content-type'])) {
+    // A bodyless POST without any content type to an authenticated route (the @polymarket/client SDK's `POST /auth/api-key`)
+    // passes: a browser cannot send its auth headers cross-site without a preflight, which is refused above.
+    const bodyless = req.method === 'POST' && !hasBody(req) && req.headers['content-type'] === undefined;
+    const signed = req.routeOptions.config?.signed === true;
+    if (
+      req.routeOptions.url !== undefined &&
+      (req.method === 'POST' || hasBody(req)) &&
+      !isJson(req.headers['content-type']) &&
+      !(bodyless && signed)
+    ) {
       return opts.refuse(reply, 415, 'unsupported media type', 'content type must be application/json');
     }
   });

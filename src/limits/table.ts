@@ -21,8 +21,11 @@
  *   general row), /v2/positions 150/10 s and /v2/trades 200/10 s (its /positions and /trades
  *   rows); /v2/activity and /v2/value have no row of their own, so only the general one.
  * - The two write rows share one write budget at the rows' figures (2,400/10 s and 24,000/10 min),
- *   of which `reserve.share` (10%) only DELETE /order may use: cancellations get through when
- *   placements used the rest. Each route's own rows stay too.
+ *   of which `reserve.share` (10%) only cancels may use (DELETE /order, and CLOB V2's DELETE /orders,
+ *   /cancel-all, /cancel-market-orders): cancellations get through when placements used the rest.
+ *   Each route's own rows stay too; CLOB V2's batch routes have none beyond the shared budget.
+ * - Routes are named by method and path, not face: the clob face's `GET /markets` (the CLOB's
+ *   market listing) has the name of Gamma's listing and counts in its windows too.
  */
 import { z } from 'zod';
 import { ROUTES, type OpName } from '../contract/routes.ts';
@@ -65,6 +68,10 @@ const ops = (...names: OpName[]): string[] => names.map(routeName);
 const S = 10;
 const TEN_MIN = 600;
 
+/** Every cancel: the single one and CLOB V2's batch, all and by-market cancels (the write budget's reserve is theirs). */
+const CANCEL_OPS = ['order.cancel', 'orders.cancel', 'orders.cancelAll', 'orders.cancelMarket'] as const satisfies readonly OpName[];
+const CANCELS = ops(...CANCEL_OPS);
+
 /** A section 8 row over 10 seconds that counts the named operations. */
 const row = (name: string, limit: number, ...names: OpName[]): WindowDef => ({ name, limit, seconds: S, routes: ops(...names) });
 
@@ -101,13 +108,13 @@ export const DEFAULT_LIMITS: LimitsTable = {
     // Icon pictures (src/icons/), fetched once each from arbitrary CDN hosts: a modest budget of
     // their own (the 'images' host has its own slots too), so they never take room from the APIs.
     { name: 'images', limit: 100, seconds: S, routes: ['class:images'] },
-    { name: 'writes-burst', limit: 2400, seconds: S, routes: ['class:trading-write'], reserve: { share: 0.1, for: ops('order.cancel') } },
+    { name: 'writes-burst', limit: 2400, seconds: S, routes: ['class:trading-write'], reserve: { share: 0.1, for: CANCELS } },
     {
       name: 'writes-sustained',
       limit: 24000,
       seconds: TEN_MIN,
       routes: ['class:trading-write'],
-      reserve: { share: 0.1, for: ops('order.cancel') },
+      reserve: { share: 0.1, for: CANCELS },
     },
   ],
   classes: {
@@ -166,7 +173,8 @@ export const DEFAULT_LIMITS: LimitsTable = {
       'heartbeat.post',
       'preMigrationOrders.list',
     ),
-    'trading-write': ops('order.place', 'order.cancel'),
+    // CLOB V2's batch writes share the write budget; every cancel may use its reserve.
+    'trading-write': ops('order.place', 'order.cancel', 'orders.place', ...CANCEL_OPS),
     'data-read': ops('dataPositions.list', 'dataActivity.list', 'dataTrades.list', 'dataValue.get'),
   },
   faces: { base: 'catalog', clob: 'trading-read' },
@@ -180,6 +188,27 @@ export const DEFAULT_LIMITS: LimitsTable = {
     'auth.apiKeys',
     'heartbeat.post',
     'preMigrationOrders.list',
+    // CLOB V2's other account routes (issue 25); the L1 ones (apiKey.create, apiKey.derive) stay per address.
+    'orders.place',
+    ...CANCEL_OPS,
+    'orderScoring.get',
+    'ordersScoring.post',
+    'notifications.list',
+    'notifications.drop',
+    'balanceAllowance.get',
+    'balanceAllowance.update',
+    'rewardsEarnings.list',
+    'rewardsEarningsTotal.get',
+    'rewardsPercentages.get',
+    'rewardsUserMarkets.list',
+    'closedOnly.get',
+    'apiKey.delete',
+    'readonlyApiKey.create',
+    'readonlyApiKeys.list',
+    'readonlyApiKey.delete',
+    'builderApiKey.create',
+    'builderApiKeys.list',
+    'builderApiKey.revoke',
   ),
 };
 

@@ -173,6 +173,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       credentials: () => account.credentials.get(),
       offline: !!opts.offline,
       family: opts.profile === 'kuest' ? 'KUEST' : 'POLY',
+      // Ids the catalog knows to be wrong for their market are refused unsent (trading-id-guard.ts).
+      wrongTradingId: (id) => store.wrongTradingId(id),
+      // The orders view and /data/orders show a write through marketdesk at once, not at the next refresh.
+      afterOrderWrite: () => void account.orders.refreshAfterWrite(),
       ...(opts.tradingTtlMs ? { ttlMs: opts.tradingTtlMs } : {}),
       ...(opts.now ? { now: opts.now } : {}),
     }),

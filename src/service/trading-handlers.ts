@@ -6,11 +6,16 @@
  * - Reads (the routes with a `ttl` class) are cached for a short time (books and prices 2 s,
  *   histories 60 s), identical reads in flight share one upstream request, and while the
  *   upstream cannot be reached the last good answer is served with `Age` and `X-Marketdesk-Stale: 1`.
- * - `GET /data/trades` and the writes are signed for the upstream with the configured
- *   credentials (L2); the callers' own signatures were checked by the face. A write's body goes
- *   out byte for byte and is never retried after a 5xx or a dropped connection (the order may
- *   have been placed); only a 429 is retried.
+ * - `GET /data/trades`, the writes and the account's other routes (`auth: 'l2'`) are signed for the
+ *   upstream with the configured credentials (L2); the callers' own signatures were checked by the
+ *   face. They are never cached. A write's body goes out byte for byte and is never retried
+ *   after a 5xx or a dropped connection (the order may have been placed); only a 429 is retried.
+ * - The L1 routes (creating and deriving an API key) go with the caller's own wallet signature
+ *   unchanged; their answers carry secrets and are never cached.
  * - The upstream's own 4xx answers are passed back with their status and `{error}` body.
+ * - A request carrying an id the catalog knows to be the wrong trading id of its market (a V2
+ *   market's clobTokenIds, a V1 market's positionIds) is refused with a 400 and never sent
+ *   (trading-id-guard.ts), reads and signed writes alike.
  * - The Data API v2 reads (contract/data-ops.ts, routes.ts's `dataRoutes`) go the same way to the
  *   DATA host, cached for their `ttl` class; their upstream errors keep the whole upstream body
  *   (the v2 body carries `code`, `retryable`, `trace_id`, `parameter` beside `error`).
@@ -25,6 +30,7 @@ import { isEndCursor } from '../upstream/clob.ts';
 import { dataRoutes, tradingRoutes, type RouteDef, type TtlClass } from '../contract/routes.ts';
 import { DeadlineError, UpstreamError, buildUrl, type QueryValue, type UpstreamClient } from '../upstream/client.ts';
 import type { CallContext, HandlersFor } from '../contract/handlers.ts';
+import { guardTradingIds, type WrongIdLookup } from './trading-id-guard.ts';
 
 type TradingOp = keyof typeof tradingRoutes;
 type DataOp = keyof typeof dataRoutes;
@@ -48,6 +54,13 @@ export interface TradingOptions {
   family?: HeaderFamily;
   /** Wall clock, ms (tests). */
   now?: () => number;
+  /**
+   * A write that may have changed the account's orders went out (placed, cancelled; answered or
+   * not, as a lost answer may still have been a placed order): the cached order list is fetched again.
+   */
+  afterOrderWrite?: () => void;
+  /** The catalog's wrong trading ids (Store.wrongTradingId): a request carrying one is refused unsent. */
+  wrongTradingId?: WrongIdLookup;
 }
 
 interface Entry {
@@ -124,6 +137,8 @@ export class TradingForwarder {
     // The upstream (CLOB, or the Data API for the data routes) has the route at the same method and path.
     const isData = op in dataRoutes;
     const r: RouteDef & { ttl: TtlClass } = isData ? dataRoutes[op as DataOp] : tradingRoutes[op as ReadOp];
+    // An id the catalog knows the CLOB does not trade by: refused here, before the cache or the upstream.
+    if (!isData && this.opts.wrongTradingId) guardTradingIds(this.opts.wrongTradingId, `${r.method} ${r.path}`, params);
     const host = isData ? 'data' : 'clob';
     const { path, rest } = fillPath(r.path, params);
     const query = queryOf(rest);
@@ -212,6 +227,8 @@ export class TradingForwarder {
     body: string | undefined,
     ctx: CallContext = {},
   ): Promise<unknown> {
+    // An order for an id the catalog knows the CLOB does not trade by is never signed or sent.
+    if (this.opts.wrongTradingId) guardTradingIds(this.opts.wrongTradingId, `${method} ${path}`, { ...query, body });
     const creds = this.opts.credentials();
     if (!creds) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
     if (this.opts.offline) throw internalError('orders');
@@ -242,13 +259,55 @@ export class TradingForwarder {
       throw internalError('orders');
     }
   }
+
+  /**
+   * An L1 route (creating or deriving an API key): sent with the caller's own four L1 headers,
+   * unchanged, since only the caller's wallet can sign them. The answer carries an API secret:
+   * it is never cached (nor logged), and the caller is told not to store it (`cache-control: no-store`).
+   */
+  async l1(method: 'GET' | 'POST', path: string, ctx: CallContext = {}): Promise<unknown> {
+    if (!ctx.l1) throw new ApiError(401, { ...UNAUTHORIZED_BODY });
+    if (this.opts.offline) throw internalError('orders');
+    ctx.header?.('cache-control', 'no-store');
+    try {
+      return await this.opts.client.request<unknown>('clob', path, {
+        method,
+        headers: { ...ctx.l1 },
+        group: `${method} ${path}`,
+        priority: 'user',
+        // Creating a key is a write: one that may have reached the upstream is not sent again.
+        ...(method !== 'GET' ? { retry: 'throttled' as const } : {}),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+    } catch (e) {
+      if (ctx.signal?.aborted) throw clientGone();
+      if (e instanceof UpstreamError && e.status !== null) throw passBack(e);
+      if (e instanceof DeadlineError) throw busy(e, ctx);
+      throw internalError('orders');
+    }
+  }
 }
+
+/** The writes that change the account's open orders (the cached list is refetched after each). */
+const ORDER_WRITES: ReadonlySet<SignedOp> = new Set<SignedOp>([
+  'order.place',
+  'order.cancel',
+  'orders.place',
+  'orders.cancel',
+  'orders.cancelAll',
+  'orders.cancelMarket',
+]);
 
 export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp | DataOp> {
   const f = new TradingForwarder(opts);
   const read = (op: ReadOp | DataOp) => (p: Record<string, unknown>, ctx: CallContext) => f.read(op, p, ctx) as never;
-  const signed = (op: SignedOp, ctx: CallContext, query: Record<string, QueryValue>, body?: string) =>
-    f.signed(tradingRoutes[op].method, tradingRoutes[op].path, query, body, ctx) as never;
+  const send = (op: SignedOp, ctx: CallContext, query: Record<string, QueryValue>, body?: string) =>
+    f.signed(tradingRoutes[op].method, tradingRoutes[op].path, query, body, ctx);
+  const signed = (op: SignedOp, ctx: CallContext, query: Record<string, QueryValue>, body?: string) => {
+    if (!ORDER_WRITES.has(op)) return send(op, ctx, query, body) as never;
+    // Whatever the outcome: a lost answer may still have placed the order, and a refetch is one read.
+    return send(op, ctx, query, body).finally(() => opts.afterOrderWrite?.()) as never;
+  };
   return {
     // The health route answers here: it says this service is up, not the upstream.
     'clob.health': () => 'OK',
@@ -285,6 +344,39 @@ export function tradingHandlers(opts: TradingOptions): HandlersFor<TradingOp | D
     'builderTrades.list': read('builderTrades.list'),
     'heartbeat.post': (p, ctx) => signed('heartbeat.post', ctx, {}, p.body),
     'preMigrationOrders.list': (p, ctx) => signed('preMigrationOrders.list', ctx, queryOf(p)),
+    // CLOB V2's other routes (issue 25): public reads cached by their `ttl` class, the account's routes signed, L1 as signed.
+    'clobMarkets.list': read('clobMarkets.list'),
+    'clobMarkets.get': read('clobMarkets.get'),
+    'simplifiedMarkets.list': read('simplifiedMarkets.list'),
+    'samplingMarkets.list': read('samplingMarkets.list'),
+    'samplingSimplifiedMarkets.list': read('samplingSimplifiedMarkets.list'),
+    'marketLiveActivity.get': read('marketLiveActivity.get'),
+    'rewardsCurrent.list': read('rewardsCurrent.list'),
+    'rewardsMarket.get': read('rewardsMarket.get'),
+    'orders.place': (p, ctx) => signed('orders.place', ctx, {}, p.body),
+    'orders.cancel': (p, ctx) => signed('orders.cancel', ctx, {}, p.body),
+    'orders.cancelAll': (_p, ctx) => signed('orders.cancelAll', ctx, {}),
+    'orders.cancelMarket': (p, ctx) => signed('orders.cancelMarket', ctx, {}, p.body),
+    'orderScoring.get': (p, ctx) => signed('orderScoring.get', ctx, queryOf(p)),
+    'ordersScoring.post': (p, ctx) => signed('ordersScoring.post', ctx, {}, p.body),
+    'notifications.list': (p, ctx) => signed('notifications.list', ctx, queryOf(p)),
+    'notifications.drop': (p, ctx) => signed('notifications.drop', ctx, queryOf(p)),
+    'balanceAllowance.get': (p, ctx) => signed('balanceAllowance.get', ctx, queryOf(p)),
+    'balanceAllowance.update': (p, ctx) => signed('balanceAllowance.update', ctx, queryOf(p)),
+    'rewardsEarnings.list': (p, ctx) => signed('rewardsEarnings.list', ctx, queryOf(p)),
+    'rewardsEarningsTotal.get': (p, ctx) => signed('rewardsEarningsTotal.get', ctx, queryOf(p)),
+    'rewardsPercentages.get': (p, ctx) => signed('rewardsPercentages.get', ctx, queryOf(p)),
+    'rewardsUserMarkets.list': (p, ctx) => signed('rewardsUserMarkets.list', ctx, queryOf(p)),
+    'closedOnly.get': (_p, ctx) => signed('closedOnly.get', ctx, {}),
+    'apiKey.create': (_p, ctx) => f.l1('POST', tradingRoutes['apiKey.create'].path, ctx) as never,
+    'apiKey.derive': (_p, ctx) => f.l1('GET', tradingRoutes['apiKey.derive'].path, ctx) as never,
+    'apiKey.delete': (_p, ctx) => signed('apiKey.delete', ctx, {}),
+    'readonlyApiKey.create': (_p, ctx) => signed('readonlyApiKey.create', ctx, {}),
+    'readonlyApiKeys.list': (_p, ctx) => signed('readonlyApiKeys.list', ctx, {}),
+    'readonlyApiKey.delete': (p, ctx) => signed('readonlyApiKey.delete', ctx, {}, p.body),
+    'builderApiKey.create': (_p, ctx) => signed('builderApiKey.create', ctx, {}),
+    'builderApiKeys.list': (_p, ctx) => signed('builderApiKeys.list', ctx, {}),
+    'builderApiKey.revoke': (_p, ctx) => signed('builderApiKey.revoke', ctx, {}),
     // The Data API v2's account reads: public, to the DATA host.
     'dataPositions.list': read('dataPositions.list'),
     'dataActivity.list': read('dataActivity.list'),

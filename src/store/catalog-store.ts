@@ -19,6 +19,7 @@ import { SearchReader } from './search-reader.ts';
 import { ensureSearchIndex, flushSearchIndex, suspendSearchIndex } from './search-index.ts';
 import { buildSearchIndexBeside } from './search-build.ts';
 import { Statements } from './statements.ts';
+import { forgetWrongIds, lookupWrongTradingId, tradingColumns, type WrongTradingId } from './trading-id-index.ts';
 import { HistoryRecorder } from './history-recorder.ts';
 import { HistoryReader } from './history-reader.ts';
 import { ChangesReader } from './changes-reader.ts';
@@ -323,6 +324,11 @@ export class CatalogStore implements Store {
     this.st.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [key, value]);
   }
 
+  /** The market that names `id` as a trading id its version does not trade by (trading-id-index.ts); else undefined. */
+  wrongTradingId(id: string): WrongTradingId | undefined {
+    return lookupWrongTradingId(this.st, id);
+  }
+
   /** The SQL layer for SQLite-only parts beside the interface (screen filters' scope, tests); not in Store. */
   sideTables(): { st: Statements; changed: () => void } {
     return { st: this.st, changed: () => undefined };
@@ -345,6 +351,8 @@ export class CatalogStore implements Store {
     let n = 0;
     this.st.transaction(() => {
       for (const id of ids) {
+        // A market's wrong trading ids go with it (trading-id-index.ts).
+        if (table === 'markets') forgetWrongIds(this.st, this.st.all(`SELECT ${tradingColumns('m')} FROM markets m WHERE m.id = ?`, [id]));
         this.st.run(`DELETE FROM ${table} WHERE id = ?`, [id]);
         n += this.st.changes();
       }
@@ -365,13 +373,16 @@ export class CatalogStore implements Store {
     let markets = 0;
     let events = 0;
     this.st.transaction(() => {
-      this.st.run(
-        `DELETE FROM markets WHERE id IN (SELECT m.id FROM markets m WHERE m."closed" = 1 AND ${closedAt('m')} < ? ` +
+      // Read once with what their wrong trading ids are made of, which go with them (trading-id-index.ts).
+      const doomed = this.st.all(
+        `SELECT ${tradingColumns('m')} FROM markets m WHERE m."closed" = 1 AND ${closedAt('m')} < ? ` +
           `AND NOT EXISTS (SELECT 1 FROM market_events me JOIN events e ON e.id = me.event_id ` +
-          `WHERE me.market_id = m.id AND e."closed" IS NOT 1))`,
+          `WHERE me.market_id = m.id AND e."closed" IS NOT 1)`,
         [cutoff],
       );
-      markets = this.st.changes();
+      forgetWrongIds(this.st, doomed);
+      for (const row of doomed) this.st.run('DELETE FROM markets WHERE id = ?', [row[0] as number]);
+      markets = doomed.length;
       this.st.run(
         `DELETE FROM events WHERE id IN (SELECT e.id FROM events e WHERE e."closed" = 1 AND ${closedAt('e')} < ? ` +
           `AND NOT EXISTS (SELECT 1 FROM market_events me JOIN markets m ON m.id = me.market_id WHERE me.event_id = e.id))`,

@@ -7,7 +7,8 @@ import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnList, toColumns, type FieldSpec } from './fields.ts';
 import { parseTs } from '../logger.ts';
 import { flushSearchIndex } from './search-index.ts';
-import { placeholders, type Statements } from './statements.ts';
+import { placeholders, type Row, type Statements } from './statements.ts';
+import { replaceWrongIds, tradingColumns, wrongIdsOf, wrongIdsOfRow } from './trading-id-index.ts';
 
 export interface BatchInput {
   events?: readonly GammaEvent[];
@@ -67,6 +68,8 @@ const MARKET_UPSERT = upsertSql('markets', MARKET_FIELDS, MARKET_DERIVED);
 const EVENT_UPSERT = upsertSql('events', EVENT_FIELDS, EVENT_DERIVED);
 const TAG_UPSERT = upsertSql('tags', TAG_FIELDS, ['_slug_lc']);
 const SERIES_UPSERT = upsertSql('series', SERIES_FIELDS, ['_slug_lc']);
+/** A market's stored row as the writer reads it: `_updated_ts`, then what its wrong trading ids are made of. */
+const MARKET_STORED = `SELECT m._updated_ts, ${tradingColumns('m')} FROM markets m WHERE m.id = ?`;
 
 /** Told of each batch inside its transaction (history-recorder.ts records the catalog's changes). */
 export interface WriteHooks {
@@ -116,7 +119,11 @@ export class CatalogWriter {
    * compare either), current (stored is at least as new: keep it), or stale (overwrite).
    */
   private stored(table: 'markets' | 'events', id: number, updatedAt: unknown): 'absent' | 'current' | 'stale' {
-    const row = this.st.first(`SELECT _updated_ts FROM ${table} WHERE id = ?`, [id]);
+    return this.staleness(this.st.first(`SELECT _updated_ts FROM ${table} WHERE id = ?`, [id]), updatedAt);
+  }
+
+  /** The state of a stored row whose first column is `_updated_ts` (see stored). */
+  private staleness(row: Row | undefined, updatedAt: unknown): 'absent' | 'current' | 'stale' {
     if (!row) return 'absent';
     const incoming = parseTs(updatedAt);
     const stored = row[0];
@@ -236,7 +243,9 @@ export class CatalogWriter {
       this.result.rejected++;
       return null;
     }
-    const state = this.stored('markets', id, m.updatedAt);
+    // One read of the stored row: its age, and the ids its wrong-trading-id entries were made of.
+    const row = this.st.first(MARKET_STORED, [id]);
+    const state = this.staleness(row, m.updatedAt);
     if (state !== 'current') {
       const { values, extra } = toColumns(m, MARKET_FIELDS);
       const creator = lower(m['creator']) ?? lower(m['submitted_by']);
@@ -254,6 +263,8 @@ export class CatalogWriter {
         lower(m.conditionId),
         creator,
       ]);
+      // The wrong trading ids follow the row (trading-id-index.ts): a new market has no entries to drop.
+      replaceWrongIds(this.st, id, row ? wrongIdsOfRow(row.slice(1)) : [], wrongIdsOf(m));
       this.result.markets++;
     }
     if (topLevel && Array.isArray(m.events)) {

@@ -333,6 +333,20 @@ ALTER TABLE events ADD COLUMN "eventMetadata" TEXT;
 ALTER TABLE events ADD COLUMN "version" TEXT;
 `;
 
+/**
+ * v8 (issue 25): the wrong trading ids (trading-id-index.ts: each id a market names in the field its `version` does not
+ * trade by, keyed by a 53-bit hash of the id, with its market), filled from the cached markets right after this text
+ * runs, in the same transaction (schema.ts AFTER_MIGRATION); and the 2026 market fields still dropped before:
+ * `makerBaseFee`, `takerBaseFee`, `deployingTimestamp`.
+ */
+const V8_WRONG_TRADING_IDS = `
+-- h: a 53-bit hash of the id's text (the rowid: one compact B-tree); market: the market that names it.
+CREATE TABLE wrong_trading_ids (h INTEGER PRIMARY KEY, market INTEGER NOT NULL);
+ALTER TABLE markets ADD COLUMN "makerBaseFee" REAL;
+ALTER TABLE markets ADD COLUMN "takerBaseFee" REAL;
+ALTER TABLE markets ADD COLUMN "deployingTimestamp" TEXT;
+`;
+
 /** MIGRATIONS[i] takes the schema from version i to i + 1. Append only. */
 export const MIGRATIONS: readonly string[] = [
   V1_CATALOG,
@@ -342,4 +356,5 @@ export const MIGRATIONS: readonly string[] = [
   V5_MARKET_PAGES,
   V6_HISTORY,
   V7_PROTOCOL_FIELDS,
+  V8_WRONG_TRADING_IDS,
 ];

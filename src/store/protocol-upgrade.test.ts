@@ -30,6 +30,8 @@ const V7_MARKET_COLUMNS = [
   'version',
 ];
 const V7_EVENT_COLUMNS = ['eventMetadata', 'version'];
+/** Migration v8's market columns (and its table, wrong_trading_ids: trading-id-index.test.ts tests it). */
+const V8_MARKET_COLUMNS = ['makerBaseFee', 'takerBaseFee', 'deployingTimestamp'];
 
 function search(store: CatalogStore, q: string): string[] {
   const p = parseParams(operations['search.query'].params, { q });
@@ -51,12 +53,14 @@ describe('migration v7 (the 2026 protocol fields)', () => {
     await a.persist();
     await a.close();
 
-    // Make it the file a v6 build wrote: the v7 columns gone, user_version 6.
+    // Make it the file a v6 build wrote: the v7 and v8 columns and v8's table gone, user_version 6.
     const file = path.join(dir, CACHE_FILE);
     const SQL = await sqlEngine();
     const db = new SQL.Database(readFileSync(file));
     for (const c of V7_MARKET_COLUMNS) db.exec(`ALTER TABLE markets DROP COLUMN "${c}"`);
     for (const c of V7_EVENT_COLUMNS) db.exec(`ALTER TABLE events DROP COLUMN "${c}"`);
+    for (const c of V8_MARKET_COLUMNS) db.exec(`ALTER TABLE markets DROP COLUMN "${c}"`);
+    db.exec('DROP TABLE wrong_trading_ids');
     db.exec('PRAGMA user_version = 6');
     writeFileSync(file, db.export());
     db.close();
@@ -64,7 +68,8 @@ describe('migration v7 (the 2026 protocol fields)', () => {
     const b = await CatalogStore.open({ dataDir: dir, persistDelayMs: 0 });
     cleanups.push(() => b.close());
     // Rows keep what a v6 build kept (it had no column for the 2026 fields).
-    const withoutV7 = (m: unknown) => Object.fromEntries(Object.entries(m as object).filter(([k]) => !V7_MARKET_COLUMNS.includes(k)));
+    const newer = [...V7_MARKET_COLUMNS, ...V8_MARKET_COLUMNS];
+    const withoutV7 = (m: unknown) => Object.fromEntries(Object.entries(m as object).filter(([k]) => !newer.includes(k)));
     expect(b.reader.getMarket(Number(market.id))).toEqual(withoutV7(before));
     expect(search(b, 'will')).toEqual(found);
     b.search.verify();
@@ -81,6 +86,9 @@ describe('migration v7 (the 2026 protocol fields)', () => {
       comboStatus: 'enabled',
       rfqEnabled: false,
       holdingRewardsEnabled: true,
+      makerBaseFee: 1000,
+      takerBaseFee: 1000,
+      deployingTimestamp: '2025-07-03T20:35:48.270879Z',
     } as unknown as GammaMarket;
     delete (v2 as Record<string, unknown>)['events'];
     b.apply({ markets: [{ ...v2, updatedAt: '2099-01-01T00:00:00Z' }] });
@@ -95,6 +103,7 @@ describe('migration v7 (the 2026 protocol fields)', () => {
       'comboStatus',
       'rfqEnabled',
       'holdingRewardsEnabled',
+      ...V8_MARKET_COLUMNS,
     ])
       expect(got[k], k).toEqual((v2 as Record<string, unknown>)[k]);
 

@@ -6,6 +6,7 @@
 import type { Database } from 'sql.js';
 import { MIGRATIONS } from './migrations.ts';
 import { CHANCE_EXPR } from './screen-filters.ts';
+import { backfillWrongTradingIds } from './trading-id-index.ts';
 
 /**
  * The sort and lookup indexes of markets and events. Kept out of the migrations so a bulk
@@ -153,6 +154,15 @@ export function dropEntityIndexes(db: Database): void {
  */
 export const PAGE_SIZE = 16384;
 
+/**
+ * Work a migration needs beyond its SQL text, by the version it reaches: run after the text, in its
+ * transaction, so a kill leaves the version before. Each reads only columns its version has.
+ */
+const AFTER_MIGRATION: Readonly<Record<number, (db: Database) => void>> = {
+  // v8: the wrong trading ids of the markets already cached.
+  8: (db) => void backfillWrongTradingIds(db),
+};
+
 export function migrate(db: Database): void {
   let v = schemaVersion(db);
   if (v === 0 && db.exec('SELECT 1 FROM sqlite_master LIMIT 1').length === 0) db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
@@ -160,6 +170,7 @@ export function migrate(db: Database): void {
     db.exec('BEGIN');
     try {
       db.exec(MIGRATIONS[v]!);
+      AFTER_MIGRATION[v + 1]?.(db);
       db.exec(`PRAGMA user_version = ${v + 1}`);
       db.exec('COMMIT');
     } catch (e) {

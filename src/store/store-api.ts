@@ -18,6 +18,9 @@ import type { SearchReader } from './search-reader.ts';
 import type { SeriesReader } from './series-reader.ts';
 import type { SparklineReader } from './sparkline-reader.ts';
 import type { StorageStatus } from './storage-state.ts';
+import type { WrongTradingId } from './trading-id-index.ts';
+
+export type { WrongTradingId } from './trading-id-index.ts';
 
 /** Catalog reads: listings and counts with the spec's filters and sorts, items by id or slug, tags, exports. */
 export type CatalogReads = Pick<
@@ -63,6 +66,15 @@ export interface CatalogWrites {
   newestUpdate(table: 'markets' | 'events'): number | null;
 }
 
+/** The catalog's knowledge of trading ids: the clob face refuses an id its market does not trade by (trading-id-guard.ts). */
+export interface TradingIdReads {
+  /**
+   * The market that names `id` in the field its `version` does not trade by (a "v2" market's
+   * clobTokenIds, a "v1" market's positionIds), confirmed from its fields; undefined for any other id.
+   */
+  wrongTradingId(id: string): WrongTradingId | undefined;
+}
+
 /** Small durable key-value state of the syncs (last sync times, the history walk's position). */
 export interface SyncState {
   getMeta(key: string): string | undefined;
@@ -89,7 +101,7 @@ export interface StoreHealth {
 }
 
 /** The whole store, as the service sees it. */
-export interface Store extends CatalogWrites, SyncState, StoreHealth {
+export interface Store extends CatalogWrites, SyncState, StoreHealth, TradingIdReads {
   readonly reader: CatalogReads;
   readonly series: SeriesReads;
   readonly search: CatalogSearch;

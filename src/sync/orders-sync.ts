@@ -95,6 +95,16 @@ export class OrdersSync {
   }
 
   /**
+   * A write through marketdesk (an order placed or cancelled) changed the account's orders: fetch
+   * again once any fetch under way has ended, since that one may have read the list before the
+   * write. Writes close together share the fetch after them.
+   */
+  async refreshAfterWrite(): Promise<OrdersStatus> {
+    await this.running?.catch(() => {});
+    return this.refreshNow();
+  }
+
+  /**
    * Waits (bounded) for the first fetch of the configured account, so a request right after
    * start does not answer an empty list that is only empty because nothing was fetched yet.
    */

@@ -89,6 +89,7 @@ export function ChartCanvas({
       className="chart-box"
       data-testid="price-chart-canvas"
       data-series={names.length}
+      data-points={data[0].length}
       data-local={styles?.filter((st) => st.dashed).length ?? 0}
     />
   );

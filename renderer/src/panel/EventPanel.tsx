@@ -24,7 +24,7 @@ export function EventPanel({ id }: { id: string }) {
   const hidden = all.length - markets.length;
   const title = e.title ?? e.slug ?? e.id;
   return (
-    <PanelShell label="Event" status={<StatusBadge item={e} />}>
+    <PanelShell label="Event" item={`event:${e.id}`} status={<StatusBadge item={e} />}>
       <div className="panel-title-row">
         <Icon kind="event" id={e.id} size={36} />
         <h2 className="detail-title" data-testid="detail-title">

@@ -14,7 +14,7 @@ import { PanelLoading, PanelShell } from './PanelShell.tsx';
 import { PriceChart } from './PriceChart.tsx';
 import { ExternalLink } from './Links.tsx';
 import { Rules } from './Rules.tsx';
-import { MarketStats } from './Stats.tsx';
+import { MarketFees, MarketStats } from './Stats.tsx';
 import { TokenIds } from './TokenIds.tsx';
 
 export function MarketPanel({ id }: { id: string }) {
@@ -33,7 +33,7 @@ export function MarketPanel({ id }: { id: string }) {
         : `https://polymarket.com/market/${encodeURIComponent(m.slug!)}`
       : undefined;
   return (
-    <PanelShell label="Market" status={<StatusBadge item={m} />}>
+    <PanelShell label="Market" item={`market:${m.id}`} status={<StatusBadge item={m} />}>
       <MarketHead m={m} />
       <OutcomeTable m={m} />
       <PriceChart id={m.id} off={off} />
@@ -41,6 +41,7 @@ export function MarketPanel({ id }: { id: string }) {
       <Rules m={m} />
       <h3 className="detail-h">Figures</h3>
       <MarketStats m={m} />
+      <MarketFees m={m} />
       {link ? (
         <p className="detail-links">
           <ExternalLink href={link}>Open on polymarket.com ↗</ExternalLink>

@@ -40,13 +40,13 @@ export function OrderBook({ id, off }: { id: string; off?: string | undefined })
         ) : null}
       </div>
       {off !== undefined ? (
-        <p className="muted" data-testid="book-off">
+        <p className="muted book-message" data-testid="book-off">
           {off}
         </p>
       ) : !book ? (
-        <p className="muted">{q.error ? `No order book: ${q.error.message}` : 'Loading order book…'}</p>
+        <p className="muted book-message">{q.error ? `No order book: ${q.error.message}` : 'Loading order book…'}</p>
       ) : !outcomes[at]?.book ? (
-        <p className="muted" data-testid="book-empty">
+        <p className="muted book-message" data-testid="book-empty">
           No order book for {outcomes[at]?.name ?? 'this market'}.
         </p>
       ) : (

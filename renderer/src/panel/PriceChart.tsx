@@ -71,7 +71,8 @@ export function PriceChart({ id, off }: { id: string; off?: string | undefined }
         <h3 className="detail-h">Price history</h3>
         {chart ? <Age fetchedAt={chart.fetchedAt} stale={chart.stale} testId="chart-age" /> : null}
         <span className="toolbar-spacer" />
-        <Segmented label="Chart interval" options={INTERVALS} value={interval} onChange={setSpan} />
+        {/* No chart to switch when the market cannot be traded. */}
+        {off === undefined ? <Segmented label="Chart interval" options={INTERVALS} value={interval} onChange={setSpan} /> : null}
       </div>
       {off !== undefined ? (
         <p className="muted chart-message" data-testid="chart-off">

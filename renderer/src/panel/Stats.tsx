@@ -3,6 +3,7 @@
  * does not fit beside its label moves to the next line, whole.
  */
 import type { ReactNode } from 'react';
+import { describeFees, feeScheduleOf } from '../../../src/contract/fees.ts';
 import type { Event, Market } from '../api.ts';
 import { fmtDate, fmtInt, fmtMoneyFull } from '../format.ts';
 
@@ -27,7 +28,21 @@ export function MarketStats({ m }: { m: Market }) {
       <Stat label="Created" value={fmtDate(m.createdAt)} />
       <Stat label="Updated" value={fmtDate(m.updatedAt)} />
       {m.closedTime ? <Stat label="Closed" value={fmtDate(m.closedTime)} /> : null}
+      {typeof m['version'] === 'string' ? <Stat label="Protocol" value={m['version']} /> : null}
     </dl>
+  );
+}
+
+/**
+ * The market's fee rule in one line, from its `feeSchedule` (src/contract/fees.ts). Said only
+ * where the catalog sends fee fields: an older or white-label catalog without them is not "free".
+ */
+export function MarketFees({ m }: { m: Market }) {
+  if (m['feeSchedule'] === undefined && m['feesEnabled'] === undefined) return null;
+  return (
+    <p className="detail-fees" data-testid="market-fees">
+      {describeFees(feeScheduleOf({ feeSchedule: m['feeSchedule'], feesEnabled: m['feesEnabled'] }))}
+    </p>
   );
 }
 

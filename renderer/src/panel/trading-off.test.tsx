@@ -46,9 +46,10 @@ describe('the panel of a market that cannot be traded', () => {
     done();
   });
 
-  it('shows the reason in the chart and asks for no CLOB chart', () => {
+  it('shows the reason in the chart, with no interval to pick, and asks for no CLOB chart', () => {
     const { host, done } = render(createElement(PriceChart, { id: '7', off: reason }));
     expect(host.querySelector('[data-testid="chart-off"]')?.textContent).toBe(reason);
+    expect(host.querySelector('fieldset.segmented')).toBeNull();
     expect(calls).not.toContain('markets.chart');
     done();
   });
