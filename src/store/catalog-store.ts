@@ -303,7 +303,11 @@ export class CatalogStore implements Store {
       });
       const search = performance.now() - t1 - indexes - statistics;
       this.db.exec(`PRAGMA cache_size = ${-this.cacheMiB * 1024}`);
-      if (wal) this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+      if (wal) {
+        this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+        // A read opens the new WAL: until one has, a checkpoint (persist()) answers "database table is locked".
+        this.st.value('SELECT count(*) FROM meta');
+      }
       this.changed();
       const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
       this.log.info(
