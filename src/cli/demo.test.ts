@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { l2Headers } from '../auth/l2.ts';
 import type { OrdersPage } from '../contract/index.ts';
-import { DEMO_CREDENTIALS, startDemo, type Demo } from './demo.ts';
+import { WebSocket } from 'ws';
+import { DEMO_CREDENTIALS, DEMO_WS_RATE, startDemo, type Demo } from './demo.ts';
 import { CLI_ENTRY } from '../testing/built-cli.ts';
 import { fixtureMarkets } from '../testing/fixtures.ts';
 
@@ -49,6 +50,32 @@ describe('demo', () => {
     const page = await fetch(`${demo.baseUrl}/app/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
+  });
+
+  it('ticks the fake upstream’s market channel at its default rate', async () => {
+    demo = await startDemo({ orders: 5 });
+    // Stopped before its first sync ends: that sync's "sync stopped" is expected.
+    demo.firstSync.catch(() => {});
+    expect(demo.ws.rate).toBe(DEMO_WS_RATE);
+    // An outcome id the fake CLOB has a book for, by the market's version.
+    const markets = await json<Record<string, unknown>[]>(`${demo.upstreamUrl}/markets?limit=50&closed=false`);
+    const m = markets.find((x) => x['version'] === 'v1' && typeof x['clobTokenIds'] === 'string')!;
+    const token = (JSON.parse(m['clobTokenIds'] as string) as string[])[0]!;
+    const ws = new WebSocket(`${demo.upstreamWsUrl}/ws/market`);
+    try {
+      const events: { event_type: string }[] = [];
+      const moved = new Promise<void>((resolve) =>
+        ws.on('message', (d) => {
+          const v = JSON.parse(d.toString()) as { event_type: string } | { event_type: string }[];
+          events.push(...(Array.isArray(v) ? v : [v]));
+          if (events.some((e) => e.event_type !== 'book') && events[0]?.event_type === 'book') resolve();
+        }),
+      );
+      ws.once('open', () => ws.send(JSON.stringify({ assets_ids: [token], type: 'market' })));
+      await moved;
+    } finally {
+      ws.terminate();
+    }
   });
 
   it('runs from built JavaScript, prints its addresses and stops on Ctrl+C, removing its data dir', async () => {

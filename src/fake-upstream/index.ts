@@ -29,3 +29,20 @@ export { FakeClobMarkets, type ClobMarketSource } from './clob-markets.ts';
 export { FakeClobAccount } from './clob-account.ts';
 export { FakeLimits } from './limits.ts';
 export { mutate, mutateBody, MutationError, MUTATE_PATH, type Mutation, type MutationResult } from './mutations.ts';
+export {
+  FakeMarketWs,
+  marketWsControl,
+  MARKET_WS_PATH,
+  MARKET_WS_CONTROL_PATH,
+  MARKET_WS_MAX_ASSETS,
+  INVALID_OPERATION,
+  MALFORMED_FRAME,
+  type MarketWsOptions,
+  type MarketWsFaults,
+  type MarketWsSocketInfo,
+  type MarketWsReceived,
+  type MarketChange,
+  type MarketEvent,
+} from './market-ws.ts';
+export { bookHash, LiveBook, LiveBooks, type BookSummary, type BookLevel, type Side } from './market-books.ts';
+export { onMutation, type MutationListener } from './mutations.ts';

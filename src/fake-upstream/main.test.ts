@@ -2,11 +2,13 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { FIXTURES_DIR } from './fixture-catalog.ts';
 import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { parseFakeUpstreamArgs, serveFakeUpstream, USAGE } from './main.ts';
 
 const DIR = `${FIXTURES_DIR}/`;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LINE = /^fake-upstream listening on (http:\/\/127\.0\.0\.1:\d+) \((\d+) markets, (\d+) events, (\d+) tags\)$/;
+const WS_LINE = /^clob ws: (ws:\/\/127\.0\.0\.1:\d+) \(market channel \/ws\/market, seed (\d+), ([\d.]+) msg\/s\)$/;
 
 describe('parseFakeUpstreamArgs', () => {
   it('reads the flags', () => {
@@ -37,32 +39,50 @@ describe('parseFakeUpstreamArgs', () => {
     expect(parseFakeUpstreamArgs(['--synthetic', 'many'])).toMatch(/--synthetic/);
     expect(parseFakeUpstreamArgs(['--synthetic', '5', '--port', '70000'])).toMatch(/--port/);
     expect(parseFakeUpstreamArgs(['--fixtures', 'a', '--seed', '1'])).toMatch(/--seed/);
+    expect(parseFakeUpstreamArgs(['--ws-rate', 'fast'])).toMatch(/--ws-rate/);
+    expect(parseFakeUpstreamArgs(['--ws-seed', '-1'])).toMatch(/--ws-seed/);
+  });
+
+  it('reads the market channel’s rate and seed', () => {
+    expect(parseFakeUpstreamArgs(['--ws-rate', '20', '--ws-seed=9'])).toMatchObject({ wsRate: 20, wsSeed: 9 });
+    expect(parseFakeUpstreamArgs(['--ws-rate=0.5'])).toMatchObject({ wsRate: 0.5 });
   });
 });
 
 describe('serveFakeUpstream', () => {
-  it('prints one line, serves, and stops with exit code 0', async () => {
+  it('prints its HTTP and WebSocket addresses, serves, and stops with exit code 0', async () => {
     const out: string[] = [];
     const stop = new AbortController();
-    let printed!: (line: string) => void;
-    const line = new Promise<string>((resolve) => (printed = resolve));
+    let printed!: () => void;
+    const lines = new Promise<void>((resolve) => (printed = resolve));
     const io = {
       out: (l: string) => {
         out.push(l);
-        printed(l);
+        if (out.length === 2) printed();
       },
       err: (l: string) => out.push(l),
       signal: stop.signal,
     };
-    const done = serveFakeUpstream(['--port', '0', '--synthetic', '120', '--seed', '2'], io);
-    const m = LINE.exec(await line)!;
+    const done = serveFakeUpstream(['--port', '0', '--synthetic', '120', '--seed', '2', '--ws-rate', '50', '--ws-seed', '77'], io);
+    await lines;
+    const m = LINE.exec(out[0]!)!;
     expect(m).not.toBeNull();
     expect(m[2]).toBe('120');
     const r = await fetch(`${m[1]}/markets?limit=2`);
     expect(await r.json()).toHaveLength(2);
+    const ws = WS_LINE.exec(out[1]!)!;
+    expect(ws).not.toBeNull();
+    expect(ws[1]).toBe(m[1]!.replace('http', 'ws'));
+    expect([ws[2], ws[3]]).toEqual(['77', '50']);
+    // The channel answers there.
+    const sock = new WebSocket(`${ws[1]}/ws/market`);
+    const pong = new Promise<string>((resolve) => sock.once('message', (d) => resolve(d.toString())));
+    sock.once('open', () => sock.send('PING'));
+    expect(await pong).toBe('PONG');
+    sock.terminate();
     stop.abort();
     expect(await done).toBe(0);
-    expect(out).toHaveLength(1);
+    expect(out).toHaveLength(2);
   });
 
   it('exits 2 with the usage line on unknown flags', async () => {

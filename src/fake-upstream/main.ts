@@ -1,8 +1,12 @@
 /**
  * `fake-upstream --port N [--fixtures DIR | --synthetic COUNT [--seed S]] [--host H] [--no-keyset]
- * [--credentials FILE [--orders N]] [--limits spec|off]`: serves a Gamma (and CLOB orders, Data API
- * leaderboard) stand-in until SIGINT/SIGTERM, enforcing section 8's rate limits unless `--limits off`.
+ * [--credentials FILE [--orders N]] [--limits spec|off] [--ws-rate N] [--ws-seed S]`: serves a Gamma
+ * (and CLOB orders, Data API leaderboard) stand-in until SIGINT/SIGTERM, enforcing section 8's rate
+ * limits unless `--limits off`, with the CLOB market channel at `ws://HOST:PORT/ws/market` (market-ws.ts)
+ * ticking `--ws-rate` steps a second (default 0: only on demand, `POST /_fake/market-ws`) from a seed
+ * it prints (`--ws-seed`, else a random one).
  */
+import { randomInt } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { createSyntheticCatalog, type FakeCatalog } from './catalog.ts';
 import { FIXTURES_DIR, loadFixtureCatalog } from './fixture-catalog.ts';
@@ -11,7 +15,7 @@ import { readCredentialsFile } from '../auth/credentials.ts';
 
 export const USAGE =
   'usage: fake-upstream --port N [--fixtures DIR | --synthetic COUNT [--seed S]] [--host H] [--no-keyset] [--log] ' +
-  '[--credentials FILE [--orders N]] [--limits spec|off]';
+  '[--credentials FILE [--orders N]] [--limits spec|off] [--ws-rate N] [--ws-seed S]';
 
 export interface FakeUpstreamArgs {
   port: number;
@@ -26,6 +30,10 @@ export interface FakeUpstreamArgs {
   orders?: number;
   /** Section 8's windows enforced with 429s ('spec', the default) or not ('off'). */
   limits?: 'spec' | 'off';
+  /** Market channel steps per second (default 0: only on demand). */
+  wsRate?: number;
+  /** Seed of the market channel's walk (default: a random one, printed). */
+  wsSeed?: number;
 }
 
 /** Parses the flags; a string is the reason they are unusable. */
@@ -88,6 +96,19 @@ export function parseFakeUpstreamArgs(argv: readonly string[]): FakeUpstreamArgs
         out.limits = v;
         break;
       }
+      case '--ws-rate': {
+        const v = value();
+        if (v === undefined || !/^\d+(\.\d+)?$/.test(v)) return '--ws-rate needs a number of messages a second (0: only on demand)';
+        out.wsRate = Number(v);
+        break;
+      }
+      case '--ws-seed': {
+        const v = int(value(), '--ws-seed');
+        if (typeof v === 'string') return v;
+        if (v >= 2 ** 32) return '--ws-seed must be below 2^32';
+        out.wsSeed = v;
+        break;
+      }
       case '--no-keyset':
         out.keyset = false;
         break;
@@ -131,6 +152,7 @@ export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {})
   }
   let catalog: FakeCatalog;
   let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+  const wsSeed = args.wsSeed ?? randomInt(2 ** 32);
   try {
     catalog =
       args.fixtures !== undefined
@@ -152,6 +174,7 @@ export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {})
       limits: args.limits ?? 'spec',
       // Pictures from this server: icons show with no internet.
       images: 'local',
+      marketWs: { seed: wsSeed, rate: args.wsRate ?? 0 },
     });
   } catch (e) {
     err(`fake-upstream: ${e instanceof Error ? e.message : String(e)}`);
@@ -162,6 +185,8 @@ export async function serveFakeUpstream(argv: readonly string[], io: RunIo = {})
     `fake-upstream listening on ${upstream.url} ` +
       `(${c.markets} markets, ${c.events} events, ${c.tags} tags${upstream.clob ? `, ${upstream.clob.orders.length} orders` : ''})`,
   );
+  const ws = upstream.marketWs;
+  out(`clob ws: ${ws.url} (market channel ${ws.path}, seed ${ws.seed}, ${ws.rate} msg/s)`);
 
   await new Promise<void>((resolve) => {
     const stop = () => {

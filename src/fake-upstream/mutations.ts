@@ -5,8 +5,10 @@
  * `updatedAt` and an incremental sync sees it. Tests call `mutate`; e2e runs and the demo post
  * the same objects to `POST /_fake/mutate` (server.ts).
  */
+import { createHash } from 'node:crypto';
 import type { GammaEvent, GammaMarket, GammaTag } from '../contract/gamma.ts';
 import type { FakeCatalog } from './catalog.ts';
+import { positionIdsOf } from './protocol-versions.ts';
 
 export type Mutation =
   /** The first outcome's price (the second gets 1 - price); bid, ask and last trade follow. */
@@ -38,6 +40,22 @@ function need<T>(v: T | undefined, what: string): T {
 }
 
 export class MutationError extends Error {}
+
+/** Told of each mutation after it was applied (the market channel's `new_market` and `market_resolved`). */
+export type MutationListener = (m: Mutation, catalog: FakeCatalog) => void;
+
+const listeners = new WeakMap<FakeCatalog, Set<MutationListener>>();
+
+/** Calls `fn` after every mutation applied to `catalog` (by `mutate` or `POST /_fake/mutate`); returns the unsubscribe. */
+export function onMutation(catalog: FakeCatalog, fn: MutationListener): () => void {
+  let set = listeners.get(catalog);
+  if (!set) {
+    set = new Set();
+    listeners.set(catalog, set);
+  }
+  set.add(fn);
+  return () => set.delete(fn);
+}
 
 function storedMarket(catalog: FakeCatalog, id: string): GammaMarket {
   return need(catalog.marketRecord(id), `market ${id}`).obj;
@@ -135,6 +153,7 @@ export function mutate(catalog: FakeCatalog, m: Mutation): MutationResult {
     default:
       throw new MutationError(`unknown op ${(m as { op?: unknown }).op}`);
   }
+  for (const fn of listeners.get(catalog) ?? []) fn(m, catalog);
   return { op: m.op, id: m.id };
 }
 
@@ -142,12 +161,14 @@ function newMarket(template: GammaMarket, id: string, question: string | undefin
   const { events: _events, createdAt: _created, ...rest } = template;
   const p = price === undefined ? 0.5 : checkPrice(price);
   const q = question ?? `${String(template.question ?? 'Market')} (${id})`;
+  const conditionId = `0x${id.padStart(64, '0')}`;
   return {
     ...rest,
+    ...newTradingIds(template, id, conditionId),
     id,
     question: q,
     slug: `${String(template.slug ?? 'market')}-${id}`,
-    conditionId: `0x${id.padStart(64, '0')}`,
+    conditionId,
     closed: false,
     active: true,
     acceptingOrders: true,
@@ -155,6 +176,30 @@ function newMarket(template: GammaMarket, id: string, question: string | undefin
     closedTime: undefined,
     outcomePrices: JSON.stringify([String(p), String(round(1 - p))]),
   } as GammaMarket;
+}
+
+/**
+ * A new market's own outcome ids, of the kinds its template carries: CTF token ids (`clobTokenIds`,
+ * decimal, from a hash of the market id) and Protocol V2 position ids (from its condition id), so
+ * its books are its own, not the template's.
+ */
+function newTradingIds(template: GammaMarket, id: string, conditionId: string): Partial<GammaMarket> {
+  let outcomes = 2;
+  try {
+    const o: unknown = JSON.parse(String(template.outcomes ?? '[]'));
+    if (Array.isArray(o) && o.length > 0) outcomes = o.length;
+  } catch {
+    // two outcomes
+  }
+  const out: Record<string, unknown> = {};
+  if (typeof template.clobTokenIds === 'string') {
+    const tokens = Array.from({ length: outcomes }, (_, i) =>
+      BigInt(`0x${createHash('sha256').update(`token:${id}:${i}`).digest('hex')}`).toString(),
+    );
+    out['clobTokenIds'] = JSON.stringify(tokens);
+  }
+  if (Array.isArray((template as Record<string, unknown>)['positionIds'])) out['positionIds'] = positionIdsOf(conditionId, id, outcomes);
+  return out as Partial<GammaMarket>;
 }
 
 /** The body of `POST /_fake/mutate`: one mutation or a list, applied in order. */

@@ -3,7 +3,8 @@
  * (routes/gamma.ts, docs/upstream/gamma.md), the CLOB (routes/clob.ts), the Data API's
  * leaderboard (routes/data.ts), pictures for the catalog's icons (routes/images.ts) and the
  * fake's own control routes (routes/control.ts). Requests go through pipeline.ts: limits,
- * scripted faults, the request log.
+ * scripted faults, the request log. The CLOB's market channel (a WebSocket, market-ws.ts) is an
+ * upgrade at `/ws/market` on the same port: `FakeUpstream.marketWs`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import type { FakeClobOptions } from './clob.ts';
 import type { FakeLeaderboardOptions } from './data-api.ts';
 import { FaultScript } from './faults.ts';
 import { FakeLimits } from './limits.ts';
+import type { FakeMarketWs, MarketWsOptions } from './market-ws.ts';
 import { Pipeline } from './pipeline.ts';
 import { RequestLog } from './request-log.ts';
 import { FakeRouter } from './router.ts';
@@ -58,6 +60,8 @@ export interface FakeUpstreamOptions {
    * alike (tests compare their syncs); `/images/` is served either way.
    */
   images?: 'local' | 'recorded';
+  /** The CLOB market channel at `ws://HOST:PORT/ws/market`: seed, rate, cap (market-ws.ts). */
+  marketWs?: MarketWsOptions;
 }
 
 export interface FakeUpstream extends Pick<FakeState, 'catalog' | 'clob' | 'leaderboard' | 'trading' | 'dataV2'> {
@@ -68,6 +72,8 @@ export interface FakeUpstream extends Pick<FakeState, 'catalog' | 'clob' | 'lead
   requests: RequestLog;
   /** Present when limits are enforced. */
   limits: FakeLimits | undefined;
+  /** The CLOB market channel (`marketWs.url` is `ws://HOST:PORT`; the channel is at `${url}/ws/market`). */
+  marketWs: FakeMarketWs;
 }
 
 /** The fake's routes: one module per API it models, then its own control routes. */
@@ -90,15 +96,25 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     !opts.limits || opts.limits === 'off' ? undefined : new FakeLimits(opts.limits === 'spec' ? undefined : opts.limits, opts.limitsNow);
   const pipeline = new Pipeline({ router: routes(state), faults, requests, limits, log: opts.log === true });
   const server = createServer(pipeline.handle);
+  const { marketWs } = state;
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const taken = marketWs.handleUpgrade(req, socket, head);
+    requests.add({ method: req.method ?? 'GET', path, query: {}, status: taken ? 101 : 404, time: Date.now() });
+    if (!taken) socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
   await listen(server, opts.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (opts.images === 'local') state.catalog.localizeImages(url);
+  marketWs.listening(url);
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
       pipeline.close();
+      // Upgraded sockets are the channel's: dropped first, or server.close() would wait for them.
+      void marketWs.close();
       server.close(() => resolve());
       // Idle keep-alive sockets and hung requests alike: close() must not wait for clients.
       server.closeAllConnections();
@@ -106,7 +122,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     return closed;
   };
   const { catalog, clob, leaderboard, trading, dataV2 } = state;
-  return { url, port, close, faults, requests, catalog, clob, leaderboard, trading, dataV2, limits };
+  return { url, port, close, faults, requests, catalog, clob, leaderboard, trading, dataV2, limits, marketWs };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -4,6 +4,7 @@ import { FakeClob, parseList } from './clob.ts';
 import type { ClobMarketSource } from './clob-markets.ts';
 import { FakeLeaderboard } from './data-api.ts';
 import { FakeDataV2 } from './data-v2.ts';
+import { FakeMarketWs } from './market-ws.ts';
 import type { Limits } from './query.ts';
 import type { FakeUpstreamOptions } from './server.ts';
 import { FakeTrading } from './trading.ts';
@@ -16,6 +17,8 @@ export interface FakeState {
   /** Data API v2 (`/v2/positions`, `/v2/activity`, `/v2/trades`, `/v2/value`) of one scripted account. */
   dataV2: FakeDataV2;
   trading: FakeTrading;
+  /** The CLOB market channel at `/ws/market` (market-ws.ts), on the same books as `trading`. */
+  marketWs: FakeMarketWs;
   /** Gamma's silent `limit` clamp and `offset` cap on the listings. */
   paging: Limits;
   /** Serve Gamma's keyset listings; false makes them 404. */
@@ -45,6 +48,7 @@ export function createState(opts: FakeUpstreamOptions): FakeState {
       ...opts.dataV2,
     }),
     trading,
+    marketWs: new FakeMarketWs(trading, catalog, opts.marketWs),
     paging: { maxLimit: opts.maxLimit ?? 100, maxOffset: opts.maxOffset ?? 2000 },
     keyset: opts.keyset ?? true,
   };
@@ -62,13 +66,16 @@ interface TokenIndex {
 }
 
 /**
- * The catalog's outcome ids, built on first use (a book asked of a big catalog): the CLOB answers
- * by the id kind of the market's own `version` and has no book for the other kind.
+ * The catalog's outcome ids, built on first use (a book asked of a big catalog) and again after the
+ * catalog changed (a mutation opened a market or moved a price): the CLOB answers by the id kind of
+ * the market's own `version` and has no book for the other kind.
  */
 function tokenIndex(catalog: FakeCatalog): () => TokenIndex {
   let index: TokenIndex | undefined;
+  let version = -1;
   return () => {
-    if (index) return index;
+    if (index && version === catalog.version) return index;
+    version = catalog.version;
     const built: TokenIndex = {
       prices: new Map(),
       bookless: new Set(catalog.protocolIds.retired.keys()),

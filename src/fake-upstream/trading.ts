@@ -8,7 +8,9 @@
  * (api-keys.ts).
  *
  * Everything is derived from the token id (seeded, no Math.random) and a fixed clock, so the
- * same request always gets the same answer. Writes and trades need L2 headers: verified when
+ * same request always gets the same answer, until the market channel (market-ws.ts) moves a
+ * token's book: from then on its book and price routes answer from that live book
+ * (market-books.ts), the state the channel's updates describe. Writes and trades need L2 headers: verified when
  * the fake is given credentials, otherwise only required to be present.
  */
 import { createHash } from 'node:crypto';
@@ -20,6 +22,7 @@ import { FakeApiKeys, INVALID_L1 } from './api-keys.ts';
 import { FakeClobAccount } from './clob-account.ts';
 import { FakeClobMarkets, type ClobMarketSource } from './clob-markets.ts';
 import type { FakeClob, RawOrder } from './clob.ts';
+import { bookHash, fmtPrice, LiveBooks, type BookSummary, type LiveBook } from './market-books.ts';
 import { checkSignedOrder } from './order-signing.ts';
 import { mulberry32 } from './prng.ts';
 import { DEFAULT_NOW } from './synthetic.ts';
@@ -100,20 +103,9 @@ function seedOf(token: string): number {
 }
 
 const round = (x: number, step: number) => Math.round(x / step) * step;
-const fmt = (x: number) => String(Number(x.toFixed(4)));
+const fmt = fmtPrice;
 
-interface Book {
-  market: string;
-  asset_id: string;
-  timestamp: string;
-  hash: string;
-  bids: { price: string; size: string }[];
-  asks: { price: string; size: string }[];
-  min_order_size: string;
-  tick_size: string;
-  neg_risk: boolean;
-  last_trade_price: string;
-}
+type Book = BookSummary;
 
 export class FakeTrading {
   readonly orders = new Map<string, FakeOrder>();
@@ -130,7 +122,13 @@ export class FakeTrading {
   readonly account: FakeClobAccount;
   /** Markets whose token the fake has answered for (a market's tokens, for `/clob-markets/{condition_id}`). */
   private readonly tokensOfMarket = new Map<string, Set<string>>();
-  private readonly now: () => number;
+  /**
+   * Books the market channel (market-ws.ts) has changed: once a token is here, every book and price
+   * route answers from its live book; the others stay derived from the token id (market-books.ts).
+   */
+  readonly live = new LiveBooks();
+  /** The fake CLOB's clock (ms): book timestamps, history ends; the market channel's timestamps follow it. */
+  readonly now: () => number;
 
   constructor(private readonly opts: FakeTradingOptions = {}) {
     this.now = opts.now ?? (() => DEFAULT_NOW);
@@ -233,14 +231,14 @@ export class FakeTrading {
     'midpoints.post': ({ body }) => this.perToken(body, (t) => fmt(this.mid(t))),
     'spread.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, { spread: this.spread(t) })),
     'spreads.post': ({ body }) => this.perToken(body, (t) => this.spread(t)),
-    'lastTradePrice.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, { price: fmt(this.mid(t)), side: 'BUY' })),
+    'lastTradePrice.get': ({ q }) => this.withToken(q.get('token_id'), (t) => json(200, this.lastTrade(t))),
     'lastTradesPrices.post': ({ body }) =>
       this.withList(body, (items) => {
         const out: { token_id: string; price: string; side: string }[] = [];
         for (const it of items) {
           const t = it?.['token_id'];
           if (typeof t !== 'string' || !TOKEN.test(t)) return bad('Invalid payload');
-          if (!this.missing(t)) out.push({ token_id: t, price: fmt(this.mid(t)), side: 'BUY' });
+          if (!this.missing(t)) out.push({ token_id: t, ...this.lastTrade(t) });
         }
         return json(200, out);
       }),
@@ -531,7 +529,39 @@ export class FakeTrading {
     return bid && ask ? fmt(Number(ask.price) - Number(bid.price)) : '0';
   }
 
+  /** Whether the CLOB has a book for this id (a decimal token id the catalog does not mark bookless). */
+  hasBook(token: string): boolean {
+    return TOKEN.test(token) && !this.missing(token);
+  }
+
+  /** The token's book as `GET /book` answers it now (live or derived), or undefined when it has none. */
+  bookOf(token: string): BookSummary | undefined {
+    return this.hasBook(token) ? this.book(token) : undefined;
+  }
+
+  /** The token's live book, opened from its derived one on first use; undefined when it has no book. */
+  liveBook(token: string): LiveBook | undefined {
+    return this.hasBook(token) ? this.live.open(token, () => this.book(token)) : undefined;
+  }
+
+  /** `/last-trade-price`: a live book's last trade, else the derived midpoint (a BUY). */
+  private lastTrade(token: string): { price: string; side: string } {
+    const live = this.live.get(token);
+    return live ? { price: live.lastTradePrice, side: live.lastTradeSide } : { price: fmt(this.mid(token)), side: 'BUY' };
+  }
+
+  /** The midpoint: of a live book's best bid and ask (one side, or the last trade, when the other is empty), else derived. */
   private mid(token: string): number {
+    const live = this.live.get(token);
+    if (!live) return this.derivedMid(token);
+    const bid = live.best('BUY');
+    const ask = live.best('SELL');
+    if (bid !== undefined && ask !== undefined) return (Number(bid) + Number(ask)) / 2;
+    return Number(bid ?? ask ?? live.lastTradePrice);
+  }
+
+  /** The midpoint a token's derived book is centred on: its outcome price, else one drawn from its id. */
+  private derivedMid(token: string): number {
     const listed = this.opts.priceOf?.(token);
     // Kept off 0 and 1, so a book still has a level on each side.
     if (listed !== undefined) return round(Math.min(0.985, Math.max(0.015, listed)), 0.005);
@@ -539,8 +569,10 @@ export class FakeTrading {
   }
 
   private book(token: string): Book {
+    const live = this.live.get(token);
+    if (live) return live.summary();
     const rng = mulberry32(seedOf(token) ^ 0x9e3779b9);
-    const mid = this.mid(token);
+    const mid = this.derivedMid(token);
     const bids: Book['bids'] = [];
     const asks: Book['asks'] = [];
     for (let k = 5; k >= 1; k--) {
@@ -551,14 +583,11 @@ export class FakeTrading {
       const p = mid + 0.005 + 0.01 * (k - 1);
       if (p < 1) asks.push({ price: fmt(p), size: String(10 + Math.floor(rng() * 990)) });
     }
-    const market = this.marketOf(token);
-    return {
-      market,
+    const book: Book = {
+      market: this.marketOf(token),
       asset_id: token,
       timestamp: String(this.now()),
-      hash: createHash('sha1')
-        .update(JSON.stringify([token, bids, asks]))
-        .digest('hex'),
+      hash: '',
       // Polymarket's order: bids ascending and asks descending (best last).
       bids,
       asks,
@@ -567,9 +596,15 @@ export class FakeTrading {
       neg_risk: false,
       last_trade_price: fmt(mid),
     };
+    // The official client's summary hash (market-books.ts).
+    book.hash = bookHash(book);
+    return book;
   }
 
+  /** BUY: the best bid; SELL: the best ask (of a live book; derived: half a cent off the midpoint). */
   private price(token: string, side: 'BUY' | 'SELL'): string {
+    const live = this.live.get(token);
+    if (live) return live.best(side) ?? '0';
     const mid = this.mid(token);
     return fmt(side === 'BUY' ? mid - 0.005 : mid + 0.005);
   }
@@ -601,7 +636,8 @@ export class FakeTrading {
     const out: { t: number; p: number }[] = [];
     // An id with no book has no trades to chart: an empty history (fixtures/polymarket-2026/README.md).
     if (this.missing(token)) return out;
-    const mid = this.mid(token);
+    // Histories stay on the derived midpoint: the market channel's moves are not charted.
+    const mid = this.derivedMid(token);
     const phase = (seedOf(token) % 1000) / 1000;
     // The newest points when the range holds more than MAX_POINTS.
     const from = Math.max(first, end - (MAX_POINTS - 1) * step);
