@@ -19,7 +19,7 @@ const root = path.resolve(import.meta.dirname, '..');
 /** Product folders under src/, by name; the patterns below match a relative import at any depth. */
 /** The renderer's building blocks; views and the shell (the app's frame) compose them. */
 const RENDERER_PARTS = ['components', 'grid', 'hooks', 'panel', 'alerts', 'catalog', 'since', 'sparkline', 'diff'];
-const SRC = ['contract', 'store', 'upstream', 'limits', 'auth', 'sync', 'alerts', 'icons', 'service', 'http', 'cli'];
+const SRC = ['contract', 'store', 'upstream', 'limits', 'auth', 'live', 'sync', 'alerts', 'icons', 'service', 'http', 'cli'];
 const BESIDE = ['testing', 'fake-upstream', 'clients'];
 const BESIDE_HOLDS = [...BESIDE.map((b) => `src/${b}/`), 'e2e/', 'bench/', 'scripts/'];
 const dir = (name) => [`**/${name}/**`];
@@ -74,11 +74,18 @@ export const LAYERS = [
     forbid: srcExcept('contract', 'store'),
   },
   {
+    name: 'live',
+    holds: ['src/live/'],
+    mayImport: "contract, ground, upstream, limits (the scheduler's timers); the upstream market channel's sockets (`ws`), no store",
+    includes: ['src/live/**'],
+    forbid: srcExcept('contract', 'live', 'upstream', 'limits'),
+  },
+  {
     name: 'sync',
     holds: ['src/sync/', 'src/alerts/', 'src/icons/'],
-    mayImport: 'store, upstream, limits, auth and below',
+    mayImport: 'store, upstream, limits, auth, live and below',
     includes: ['src/sync/**', 'src/alerts/**', 'src/icons/**'],
-    forbid: srcExcept('contract', 'store', 'upstream', 'limits', 'auth', 'sync', 'alerts', 'icons'),
+    forbid: srcExcept('contract', 'store', 'upstream', 'limits', 'auth', 'live', 'sync', 'alerts', 'icons'),
   },
   {
     name: 'service',

@@ -21,9 +21,9 @@ import { DEFAULT_BASE_PORT, DEFAULT_CLOB_PORT } from '../contract/ports.ts';
 const USAGE = {
   serve:
     'usage: npm run serve -- [--data-dir DIR] [--host H] [--base-port N] [--clob-port N] [--profile polymarket|kuest] ' +
-    '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--offline] [--sync-interval SECONDS] [--horizon-days N|all] [--sites FILE] ' +
-    '[--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] [--limits FILE] [--no-limits] [--allow-origin URL]... ' +
-    '[--cache-mib N]',
+    '[--gamma-url URL] [--clob-url URL] [--data-url URL] [--clob-ws-url URL] [--offline] [--sync-interval SECONDS] ' +
+    '[--horizon-days N|all] [--sites FILE] [--credentials FILE] [--orders-interval SECONDS] [--leaderboard-ttl SECONDS] ' +
+    '[--limits FILE] [--no-limits] [--allow-origin URL]... [--cache-mib N]',
   sync:
     'usage: npm run sync -- [--data-dir DIR] [--profile polymarket|kuest] [--gamma-url URL] [--clob-url URL] [--data-url URL] ' +
     '[--horizon-days N|all] [--limits FILE] [--timeout SECONDS] [--cache-mib N] [--verbose]',
@@ -56,6 +56,8 @@ const serveFlags = {
   limits: { type: 'string' },
   'no-limits': { type: 'boolean' },
   'allow-origin': { type: 'string', multiple: true },
+  // The CLOB's WebSocket host (market channel at URL/ws/market): its own host at Polymarket.
+  'clob-ws-url': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 class UsageError extends Error {}
@@ -157,6 +159,8 @@ async function serve(argv: string[]): Promise<void> {
   const dataDir = v['data-dir'] ?? defaultDataDir();
   const cacheMiB = intFlag(v['cache-mib'], 'cache-mib', 1, 16_384);
   const allowedOrigins = allowOrigins(v['allow-origin'] ?? []);
+  const clobWsUrl = v['clob-ws-url'];
+  if (clobWsUrl !== undefined && !/^wss?:\/\/./.test(clobWsUrl)) throw new UsageError('--clob-ws-url must be a ws(s) URL');
   const log = consoleLogger;
   const service = await startService({
     dataDir,
@@ -166,6 +170,7 @@ async function serve(argv: string[]): Promise<void> {
     clobPort: intFlag(v['clob-port'], 'clob-port', 0, 65535) ?? DEFAULT_CLOB_PORT,
     profile,
     urls,
+    ...(clobWsUrl !== undefined ? { clobWsUrl } : {}),
     offline: !!v.offline,
     autoSync: !v.offline,
     ...(interval !== undefined ? { syncIntervalMs: interval * 1000 } : {}),
@@ -185,6 +190,10 @@ async function serve(argv: string[]): Promise<void> {
   );
   console.log(`base: ${service.baseUrl}`);
   console.log(`clob: ${service.clobUrl}`);
+  // Scripts subscribe to live books here, in Polymarket's protocol (docs/api-guide.md).
+  const live = service.live.url;
+  const upstreamWs = live ? `upstream ${live}` : 'offline: no upstream socket';
+  console.log(`market channel for scripts: ${service.clobUrl?.replace(/^http/, 'ws')}/ws/market (${upstreamWs})`);
   if (v['no-limits']) console.log('inbound rate limits are off (--no-limits)');
   if (allowedOrigins.length) console.log(`pages allowed to call the API: ${allowedOrigins.join(', ')}`);
   console.log(`web UI: ${service.baseUrl}/app/`);

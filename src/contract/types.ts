@@ -3,6 +3,7 @@
  * upstream Gamma fields the cache keeps; like Gamma, a field with no value is left out.
  */
 import type { CatalogRecord, EventFields, MarketFields, TagFields } from './catalog-fields.ts';
+import type { LiveStatus } from './live.ts';
 
 export interface EventRef {
   id: string;
@@ -64,6 +65,8 @@ export interface ServiceStatus {
   sync: SyncStatus;
   persistedAt: string | null;
   storage: StorageStatus;
+  /** The live layer's upstream sockets (src/live/; docs/api-examples.md, service.status). */
+  live: LiveStatus;
 }
 
 /** Whether the cache reaches the disk (docs/architecture.md, "Saving the cache"). Times are ISO strings. */

@@ -1,7 +1,7 @@
 /**
  * The whole service as users meet it: the service core (src/service/service.ts) with its two
  * HTTP faces in front (base: catalog, search, leaderboard, desk routes, the push stream and the
- * web UI; clob: orders and the CLOB), on loopback by default.
+ * web UI; clob: orders, the CLOB and its market channel for scripts, `/ws/market`), on loopback by default.
  */
 import type { FastifyInstance } from 'fastify';
 import { parseAllowedOrigins } from '../contract/origins.ts';
@@ -9,6 +9,7 @@ import { silentLogger } from '../logger.ts';
 import { DEFAULT_BASE_PORT, DEFAULT_CLOB_PORT } from '../contract/ports.ts';
 import { createService, type Service as ServiceCore, type ServiceOptions as CoreOptions } from '../service/service.ts';
 import { buildFace } from './face.ts';
+import { registerMarketWs } from './market-ws.ts';
 import { registerPushStream } from './push-stream.ts';
 import { registerWebUi } from './web-ui.ts';
 
@@ -80,6 +81,9 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         authenticate: core.authenticate,
         ...guard,
         ...(limiter ? { limits: limiter } : {}),
+        // Scripts subscribe here in Polymarket's protocol, sharing the service's upstream sockets.
+        extend: (app) =>
+          registerMarketWs(app, { live: core.live, log, wrongTradingId: (id) => core.store.wrongTradingId(id) !== undefined }),
       });
       faces.push(clob);
       clobUrl = await listen(clob, host, opts.clobPort ?? DEFAULT_CLOB_PORT);

@@ -1,7 +1,7 @@
 /**
  * The catalog operations, answered from the cache.
  */
-import { badRequest, notFound, type ServiceStatus } from '../contract/index.ts';
+import { badRequest, notFound, type LiveStatus, type ServiceStatus } from '../contract/index.ts';
 import type { Store } from '../store/store-api.ts';
 import type { CatalogSync } from '../sync/catalog-sync.ts';
 import { savedHistoryStatus } from '../sync/history-walk.ts';
@@ -23,6 +23,8 @@ export interface StatusSource {
   offline: boolean;
   version: string;
   sync: CatalogSync | undefined;
+  /** The live layer's health (src/live/). */
+  live: () => LiveStatus;
 }
 
 export function catalogHandlers(store: Store, status: StatusSource): HandlersFor<keyof typeof catalogOperations> {
@@ -58,6 +60,7 @@ export function catalogHandlers(store: Store, status: StatusSource): HandlersFor
         sync,
         persistedAt: store.persistedAt?.toISOString() ?? null,
         storage: store.storageStatus(),
+        live: status.live(),
       };
     },
   };

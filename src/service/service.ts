@@ -30,6 +30,8 @@ import { IconCache } from '../icons/icon-cache.ts';
 import { startAlerts } from '../alerts/start-alerts.ts';
 import { alertsHandlers, withAlertsPush } from './alerts-handlers.ts';
 import { iconSourcePolicy } from '../icons/source-policy.ts';
+import { LiveMarkets, type LiveOptions } from '../live/index.ts';
+import { defaultClobWsUrl } from '../upstream/profiles.ts';
 
 /** package.json's version, read where the package is (src/ under tsx, out/ when bundled). */
 export const VERSION: string = PACKAGE_VERSION;
@@ -76,6 +78,13 @@ export interface ServiceOptions {
   };
   /** Lifetimes of cached trading reads (default: books and prices 2 s, histories 60 s). */
   tradingTtlMs?: Partial<TradingTtls>;
+  /**
+   * The CLOB's WebSocket host (`--clob-ws-url`; channels at `/ws/market`, `/ws/user`). Default: the
+   * profile's for a profile's CLOB URL, else the CLOB URL's own host (upstream/profiles.ts).
+   */
+  clobWsUrl?: string;
+  /** The live layer's timings and clock (tests); `url` and `offline` come from the options above. */
+  live?: Omit<LiveOptions, 'url' | 'offline' | 'fetchBook' | 'log'>;
 }
 
 export interface Service {
@@ -93,6 +102,8 @@ export interface Service {
   limiter: InboundLimiter | undefined;
   /** The local API token HTTP writes carry (api-token.ts). */
   apiToken: ApiToken;
+  /** The upstream market channel's sockets and the books of subscribed assets (src/live/). */
+  live: LiveMarkets;
   /** The HTTP faces' read of the catalog's version: screens also move with the watchlist, orders and clock. */
   catalogVersion(): number;
   /** The L2 identity check of the clob face and the web UI's signed routes. */
@@ -131,6 +142,16 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     probe: (h) => client.request(h, '/', { group: 'probe', priority: 'background' }),
   });
   const client = new UpstreamClient({ gate: scheduler, ...opts.client, urls: opts.urls });
+  // No socket is opened until something subscribes; offline, never.
+  const live = new LiveMarkets({
+    ...opts.live,
+    url: opts.clobWsUrl ?? defaultClobWsUrl(opts.urls.clob),
+    offline: !!opts.offline,
+    log,
+    // The book of a resync the channel did not answer: in the CLOB's `book` budget, behind users' requests.
+    fetchBook: (id, signal) =>
+      client.request('clob', '/book', { query: { token_id: id }, priority: 'background', deadlineMs: 30_000, signal }),
+  });
   const limiter =
     !opts.limits || opts.limits.inbound === false
       ? undefined
@@ -160,7 +181,13 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const alerts = await startAlerts({ store, watchlist, screens, account, client, opts, log });
   const handlers: Handlers = {
     ...account.handlers,
-    ...catalogHandlers(store, { profile: opts.profile ?? 'custom', offline: !!opts.offline, version: VERSION, sync }),
+    ...catalogHandlers(store, {
+      profile: opts.profile ?? 'custom',
+      offline: !!opts.offline,
+      version: VERSION,
+      sync,
+      live: () => live.status(),
+    }),
     ...gammaExtraHandlers(store),
     ...searchHandlers(store),
     ...iconHandlers(
@@ -220,6 +247,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     scheduler,
     limiter,
     apiToken,
+    live,
     catalogVersion: () => store.catalogVersion + scope.version(),
     authenticate: account.authenticate,
     startBackground() {
@@ -229,6 +257,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     close(whilePushClosed) {
       closing ??= (async () => {
         await sync?.stop();
+        await live.close();
         await account.stop();
         scheduler.close();
         push.close();
