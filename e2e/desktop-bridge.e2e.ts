@@ -3,8 +3,9 @@
  * and wired to the real service through main/relay.ts, the same function the Electron
  * service worker runs for every IPC call (validation, handlers, error bodies). Covers what
  * only the desktop app offers: credentials set and cleared through the contract's IPC-only
- * operations, and the user's orders (filters, cursor paging, the empty state without
- * credentials). Main's own part (safeStorage, sender checks) is in the Electron suite.
+ * operations, the user's orders (filters, cursor paging, the empty state without
+ * credentials), and the settings dialog's upstream WebSocket host. Main's own part
+ * (safeStorage, sender checks) is in the Electron suite.
  */
 import { relay } from '../main/relay.ts';
 import type { OrdersPage } from '../src/contract/index.ts';
@@ -112,5 +113,32 @@ test.describe('desktop renderer path (emulated preload, real service)', () => {
     await expect(dialog.locator('.form-error[role="alert"]')).toBeVisible();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toHaveCount(0);
+  });
+
+  test('the settings take the upstream WebSocket host: the one in use shown, a non-ws URL refused before saving', async ({
+    app: page,
+    service,
+  }) => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    const field = dialog.getByRole('textbox', { name: 'Upstream WebSocket host' });
+    // Unset: the default, here the fake's CLOB host with ws:// (it serves the channel on that port).
+    await expect(field).toHaveValue('');
+    expect(service.live.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws\/market$/);
+    await expect(dialog).toContainText(`in use now: ${service.live.url}`);
+
+    await field.fill('https://ws.example');
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await expect(dialog.locator('.form-error')).toContainText('Not a WebSocket host: use a ws:// or wss:// URL');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog, 'nothing is saved').toBeVisible();
+
+    await field.fill('wss://ws.example.test/');
+    await expect(field).toHaveAttribute('aria-invalid', 'false');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    // Kept as main keeps it (src/contract/ws-host.ts), and read back by the dialog.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect(field).toHaveValue('wss://ws.example.test');
   });
 });

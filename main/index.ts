@@ -4,7 +4,7 @@
  * (main/service-worker.ts via main/service-host.ts). Kept thin; the core lives in `src/`.
  *
  * Environment (tests and development): MARKETDESK_USER_DATA_DIR, MARKETDESK_PROFILE,
- * MARKETDESK_GAMMA_URL / _CLOB_URL / _DATA_URL, MARKETDESK_BASE_PORT / _CLOB_PORT,
+ * MARKETDESK_GAMMA_URL / _CLOB_URL / _DATA_URL / _CLOB_WS_URL, MARKETDESK_BASE_PORT / _CLOB_PORT,
  * MARKETDESK_OFFLINE=1, MARKETDESK_SYNC_INTERVAL (seconds).
  */
 import {
@@ -48,6 +48,7 @@ import {
 } from '../src/contract/bridge.ts';
 import { startServiceHost, type ServiceHost } from './service-host.ts';
 import {
+  clobWsUrlSetting,
   horizonSetting,
   loadSettings,
   loadWindowState,
@@ -156,6 +157,7 @@ function workerStart(): WorkerStart {
   const port = (v: string | undefined, fallback: number) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : fallback);
   const creds = credentials?.load() ?? envCredentials();
   const interval = port(env['MARKETDESK_SYNC_INTERVAL'], 0);
+  const clobWsUrl = clobWsUrlSetting(settings, env['MARKETDESK_CLOB_WS_URL']);
   return {
     dataDir: userData(),
     webRoot: join(import.meta.dirname, '../renderer'),
@@ -164,6 +166,7 @@ function workerStart(): WorkerStart {
     clobPort: port(env['MARKETDESK_CLOB_PORT'], settings.clobPort),
     profile: isProfileName(profile) ? profile : 'custom',
     urls,
+    ...(clobWsUrl !== undefined ? { clobWsUrl } : {}),
     offline: env['MARKETDESK_OFFLINE'] === '1',
     allowedOrigins: settings.allowedOrigins,
     horizonDays: horizonSetting(settings),

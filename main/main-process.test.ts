@@ -66,6 +66,13 @@ describe('main process (built, electron stand-in)', () => {
     expect(r['untrusted']).toMatchObject({ ok: false, status: 403 });
     expect(r['settings']).toEqual({ ok: true, result: { httpEnabled: true, basePort: 7310, clobPort: 7311, allowedOrigins: [] } });
     expect(r['badOrigins']).toMatchObject({ ok: false, status: 400, body: { error: expect.stringMatching(/not an origin/) } });
+    expect(r['badWsHost']).toMatchObject({
+      ok: false,
+      status: 400,
+      body: { error: expect.stringMatching(/^the upstream WebSocket host must be a ws:\/\/ or wss:\/\/ URL/) },
+    });
+    expect(r['wsHost']).toMatchObject({ ok: true, result: { clobWsUrl: 'wss://ws.example.test' } });
+    expect(r['afterRestart']).toMatchObject({ ok: true, result: { offline: true } });
     expect(r['icon']).toEqual({
       privileged: [{ scheme: 'marketdesk-icon', privileges: { standard: true, secure: true, supportFetchAPI: true } }],
       status: 404,
@@ -86,11 +93,13 @@ describe('main process (built, electron stand-in)', () => {
     expect(r['credsSet']).toMatchObject({ ok: true, result: { configured: true, address: CREDS.address } });
     expect(r['credsAfter']).toMatchObject({ ok: true, result: { configured: true } });
     expect(r['serviceEvents']).toContain('running');
+    expect(r['serviceEvents']).toContain('restarting');
 
     // On disk: credentials encrypted, UI and window state written.
     const creds = readFileSync(path.join(data.dir, 'credentials.bin'));
     expect(creds.toString('latin1')).not.toContain(CREDS.secret);
     expect(JSON.parse(readFileSync(path.join(data.dir, 'ui-state.json'), 'utf8'))).toEqual({ tab: 'events' });
+    expect(JSON.parse(readFileSync(path.join(data.dir, 'settings.json'), 'utf8'))).toMatchObject({ clobWsUrl: 'wss://ws.example.test' });
     expect(JSON.parse(readFileSync(path.join(data.dir, 'window-state.json'), 'utf8'))).toMatchObject({
       width: 1280,
       height: 800,

@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startService, type Service, type ServiceOptions } from '../src/http/server.ts';
+import { DESKTOP_LIVE_CLIENT } from '../src/contract/live.ts';
 import type { Logger } from '../src/logger.ts';
 import { relay } from './relay.ts';
 import type { FromWorker, ToWorker, WorkerStart } from './worker-protocol.ts';
@@ -31,6 +32,7 @@ async function boot(): Promise<Service> {
     clobPort: start.clobPort,
     profile: start.profile,
     urls: start.urls,
+    ...(start.clobWsUrl ? { clobWsUrl: start.clobWsUrl } : {}),
     offline: start.offline,
     autoSync: !start.offline,
     log,
@@ -57,7 +59,8 @@ async function boot(): Promise<Service> {
 const service = boot();
 service.then(
   (s) => {
-    s.push.subscribe((name, payload) => post({ type: 'push', name, payload }));
+    // The window's live view is `desktop` (src/contract/live-ops.ts): its quotes come over this one transport.
+    s.push.subscribe((name, payload) => post({ type: 'push', name, payload }), DESKTOP_LIVE_CLIENT);
     post({ type: 'ready', ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}), ...(s.clobUrl ? { clobUrl: s.clobUrl } : {}) });
   },
   (e: unknown) => {

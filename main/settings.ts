@@ -5,6 +5,7 @@ import { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS, type DesktopSettings } from '..
 import { readJson, writeJson } from './json-file.ts';
 import { parseAllowedOrigins } from '../src/contract/origins.ts';
 import { DEFAULT_BASE_PORT, DEFAULT_CLOB_PORT } from '../src/contract/ports.ts';
+import { normalizeWsHost, WS_HOST_RULE } from '../src/contract/ws-host.ts';
 
 export const DEFAULT_SETTINGS: DesktopSettings = {
   httpEnabled: true,
@@ -21,10 +22,15 @@ export { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS };
 const isHorizon = (v: unknown): v is number | 'all' =>
   v === 'all' || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_HORIZON_DAYS);
 
+/** A `clobWsUrl` a `settings.set` may carry: a ws(s) URL, or '' (back to the profile's default). */
+const isWsHostInput = (v: unknown): v is string => typeof v === 'string' && (v.trim() === '' || normalizeWsHost(v) !== undefined);
+
 /** Why `input` (a `settings.set` argument) cannot be saved, or undefined; said to the user. */
 export function settingsInputError(input: unknown): string | undefined {
   if (input && typeof input === 'object' && 'horizonDays' in input && !isHorizon((input as { horizonDays: unknown }).horizonDays))
     return `the history to keep must be a whole number of days (0 to ${MAX_HORIZON_DAYS}) or all`;
+  if (input && typeof input === 'object' && 'clobWsUrl' in input && !isWsHostInput((input as { clobWsUrl: unknown }).clobWsUrl))
+    return `the upstream WebSocket host must be ${WS_HOST_RULE}`;
   if (!input || typeof input !== 'object' || !('allowedOrigins' in input)) return undefined;
   const origins = (input as { allowedOrigins: unknown }).allowedOrigins;
   if (!isStringList(origins)) return 'allowed origins must be a list of URLs';
@@ -47,6 +53,12 @@ export function mergeSettings(base: DesktopSettings, input: unknown): DesktopSet
   if (isPort(v['basePort'])) out.basePort = v['basePort'];
   if (isPort(v['clobPort'])) out.clobPort = v['clobPort'];
   if (isHorizon(v['horizonDays'])) out.horizonDays = v['horizonDays'];
+  // '' is the profile's default again; a bad value (a hand-edited file) keeps the previous one.
+  if (isWsHostInput(v['clobWsUrl'])) {
+    const host = normalizeWsHost(v['clobWsUrl']);
+    if (host === undefined) delete out.clobWsUrl;
+    else out.clobWsUrl = host;
+  }
   // All or nothing: a list with a bad entry (a hand-edited file) keeps the previous one.
   if (isStringList(v['allowedOrigins']) && settingsInputError(v) === undefined)
     out.allowedOrigins = parseAllowedOrigins(v['allowedOrigins']);
@@ -56,6 +68,14 @@ export function mergeSettings(base: DesktopSettings, input: unknown): DesktopSet
 /** The core's horizon (WorkerStart.horizonDays) from the settings: the default when unset. */
 export function horizonSetting(settings: DesktopSettings): number | 'all' {
   return settings.horizonDays ?? DEFAULT_HORIZON_DAYS;
+}
+
+/**
+ * The core's upstream WebSocket host (WorkerStart.clobWsUrl): `MARKETDESK_CLOB_WS_URL` when it is
+ * a ws(s) URL (as the ports' variables override theirs), else the setting; undefined: the profile's default.
+ */
+export function clobWsUrlSetting(settings: DesktopSettings, envValue?: string): string | undefined {
+  return (envValue !== undefined ? normalizeWsHost(envValue) : undefined) ?? settings.clobWsUrl;
 }
 
 export function loadSettings(file: string): DesktopSettings {

@@ -14,6 +14,8 @@ export interface WorkerStart {
   clobPort: number;
   profile: string;
   urls: UpstreamUrls;
+  /** The upstream CLOB WebSocket host (settings, `clobWsUrl`); absent: the profile's default. */
+  clobWsUrl?: string;
   offline: boolean;
   /** Origins whose pages may call the HTTP faces (settings, `allowedOrigins`). */
   allowedOrigins?: string[];

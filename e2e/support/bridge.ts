@@ -8,11 +8,15 @@ import type { Page } from 'playwright-core';
 import { opNames } from '../../src/contract/index.ts';
 import type { Service } from '../../src/http/server.ts';
 import { relay } from '../../main/relay.ts';
+import { mergeSettings, settingsInputError } from '../../main/settings.ts';
 import { DEFAULT_BASE_PORT, DEFAULT_CLOB_PORT } from '../../src/contract/ports.ts';
+import type { DesktopSettings } from '../../src/contract/bridge.ts';
 
 export async function installBridge(page: Page, service: Service): Promise<void> {
   await page.exposeBinding('__mdInvoke', (_source, op: string, params: unknown) => relay(service.dispatch, op, params));
   const uiState: { value: unknown } = { value: null };
+  // Kept in memory, validated and merged as main does (main/settings.ts); no core restart here.
+  let settings: DesktopSettings = { httpEnabled: true, basePort: DEFAULT_BASE_PORT, clobPort: DEFAULT_CLOB_PORT, allowedOrigins: [] };
   await page.exposeBinding('__mdDesktop', (_source, method: string, arg: unknown) => {
     switch (method) {
       case 'uiState.load':
@@ -23,7 +27,13 @@ export async function installBridge(page: Page, service: Service): Promise<void>
       case 'credentials.storage':
         return { ok: true, result: { available: true, weak: false } };
       case 'settings.get':
-        return { ok: true, result: { httpEnabled: true, basePort: DEFAULT_BASE_PORT, clobPort: DEFAULT_CLOB_PORT, allowedOrigins: [] } };
+        return { ok: true, result: settings };
+      case 'settings.set': {
+        const invalid = settingsInputError(arg);
+        if (invalid) return { ok: false, status: 400, body: { error: invalid } };
+        settings = mergeSettings(settings, arg);
+        return { ok: true, result: settings };
+      }
       case 'service.state':
         return { ok: true, result: { state: 'running', restarts: 0 } };
       default:

@@ -87,10 +87,14 @@ void (async () => {
   out.credsSet = await invoke(trusted, 'credentials.set', JSON.parse(process.env.DRIVE_CREDS));
   out.credsAfter = await invoke(trusted, 'credentials.status', {});
   out.badOrigins = await desktop('settings.set', { allowedOrigins: ['http://localhost:5173/app'] });
+  out.badWsHost = await desktop('settings.set', { clobWsUrl: 'https://ws.example' });
   // The icon scheme answers through the worker: an empty offline cache has no market 1.
   const icon = await stub.protocols.get('marketdesk-icon')?.(new Request('marketdesk-icon://market/1'));
   out.icon = { privileged: stub.privileged, status: icon?.status, body: await icon?.json() };
   out.loaded = win.loaded;
+  // A valid change is saved and restarts the core; the window's calls wait for the new one.
+  out.wsHost = await desktop('settings.set', { clobWsUrl: 'wss://ws.example.test/' });
+  out.afterRestart = await invoke(trusted, 'service.status', {});
   out.nav = await links(win.webContents);
   out.serviceEvents = stub.sent.filter(([ch, name]) => ch === 'marketdesk:event' && name === 'service').map(([, , p]) => p.state);
   process.stdout.write(`DRIVE ${JSON.stringify(out)}\n`);

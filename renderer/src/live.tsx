@@ -8,6 +8,8 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import { ROUTES, opNames, type OpName, type RouteDef } from '../../src/contract/routes.ts';
 import { api, type ServiceState, type ServiceStatus, type StorageStatus, type SyncStatus } from './api.ts';
 import { onConnection, subscribe } from './push.ts';
+import { receiveBook, receiveQuotes, receiveStatus } from './stream/store.ts';
+import { resendView } from './stream/view.ts';
 
 export interface Live {
   status: ServiceStatus | undefined;
@@ -92,12 +94,22 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         setService(s);
         setConnected(s.state === 'running');
         // A restarted core may hold a newer cache: refetch what is on screen.
-        if (s.state === 'running') void queryClient.invalidateQueries();
+        if (s.state === 'running') {
+          void queryClient.invalidateQueries();
+          resendView();
+        }
       }),
       onConnection((up) => {
         setConnected(up);
-        if (up) void queryClient.invalidateQueries();
+        if (!up) return;
+        void queryClient.invalidateQueries();
+        // A new stream (or a restarted service) carries no view yet.
+        resendView();
       }),
+      // The stream (stream/): applied once per frame.
+      subscribe('quotes', (q) => receiveQuotes(q.quotes)),
+      subscribe('liveBook', (b) => receiveBook(b)),
+      subscribe('live', receiveStatus),
     ];
     return () => {
       if (timer) clearTimeout(timer);

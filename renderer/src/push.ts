@@ -5,6 +5,7 @@
 import type { DesktopEventName, DesktopEvents } from '../../src/contract/bridge.ts';
 import { STREAM_PATH } from '../../src/contract/push.ts';
 import { apiBase } from './api.ts';
+import { liveClient } from './stream/client.ts';
 
 type Listener<E extends DesktopEventName> = (payload: DesktopEvents[E]) => void;
 
@@ -22,7 +23,10 @@ function setConnected(v: boolean): void {
 function ensureSource(): EventSource {
   if (source) return source;
   // Relative to the API base, like every route (web mode serves the page one level below it).
-  source = new EventSource(new URL(STREAM_PATH.slice(1), apiBase()));
+  // `client`: this page's live view (src/service/live-views.ts) streams its quotes here.
+  const url = new URL(STREAM_PATH.slice(1), apiBase());
+  url.searchParams.set('client', liveClient);
+  source = new EventSource(url);
   source.onopen = () => setConnected(true);
   // EventSource retries by itself (the stream sets `retry: 1000`).
   source.onerror = () => setConnected(false);

@@ -50,6 +50,12 @@ export interface DesktopSettings {
   allowedOrigins: string[];
   /** Closed markets and events are kept this many days after they close, or all of them ('all': the whole history); absent: 7. */
   horizonDays?: number | 'all';
+  /**
+   * The upstream CLOB WebSocket host (`--clob-ws-url`; the market channel at `<host>/ws/market`),
+   * a ws:// or wss:// URL (src/contract/ws-host.ts); absent: the profile's default. `settings.set`
+   * takes `''` to go back to the default.
+   */
+  clobWsUrl?: string;
 }
 
 export interface CredentialsInput {

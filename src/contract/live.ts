@@ -67,6 +67,11 @@ export interface LiveShardStatus {
   lastFrameAgeMs: number | null;
   /** Times this shard's socket was opened again after the first. */
   reconnects: number;
+  /**
+   * How long the socket has been quiet in the way that counts: since its last frame, or, while its
+   * assets are known to trade, since its last market message. Null before the first frame.
+   */
+  quietMs: number | null;
 }
 
 /** Counts since the service started. */
@@ -111,6 +116,8 @@ export interface LiveStatus {
   lastMessageAgeMs: number | null;
   /** A socket with assets is not open, or has been silent past the limit. */
   stalled: boolean;
+  /** A socket quiet this long makes its numbers stale (`quoteFreshness`); it is replaced at twice this. */
+  staleAfterMs: number;
   /**
    * Whether the upstream's book hashes can be checked: `unknown` until one is verified or enough
    * fail, `checkable` once one matched (a mismatch then forces a fresh snapshot), `uncheckable`
@@ -119,4 +126,103 @@ export interface LiveStatus {
   hashCheck: 'off' | 'unknown' | 'checkable' | 'uncheckable';
   counters: LiveCounters;
   shards: LiveShardStatus[];
+}
+
+// ---- what the app shows: quotes per market, the open market's books and tape ------------------
+
+/**
+ * The price Polymarket shows for an outcome: the midpoint of its best bid and ask when the spread
+ * is at most 10¢, else the last trade's price (polymarket.com's rule, docs/upstream/polymarket-2026.md).
+ * Prices in dollars (0..1); null when there is neither a two-sided book nor a trade.
+ */
+export function displayPrice(bestBid: number | null, bestAsk: number | null, lastTrade: number | null): number | null {
+  if (bestBid !== null && bestAsk !== null && bestAsk >= bestBid && bestAsk - bestBid <= WIDE_SPREAD + 1e-9) {
+    return Math.round(((bestBid + bestAsk) / 2) * 1e6) / 1e6;
+  }
+  return lastTrade;
+}
+/** A spread wider than this shows the last trade instead of the midpoint. */
+export const WIDE_SPREAD = 0.1;
+
+/** A market's live prices, as the grids, the watchlist and the market page show them. */
+export interface LiveQuote {
+  marketId: string;
+  /** Each outcome's displayed price (`displayPrice`), in the market's outcome order; null: no book or trade for it yet. */
+  prices: (number | null)[];
+  /** The first outcome's best bid and ask (Gamma's `bestBid`/`bestAsk` are the first outcome's too). */
+  bestBid: number | null;
+  bestAsk: number | null;
+  /** The first outcome's last trade. */
+  lastTradePrice: number | null;
+  /** `live` when every outcome's book is; `resyncing` when any is; else `waiting`. */
+  state: LiveAssetState;
+  /** The socket (shard id) carrying the first outcome; null while unassigned. */
+  shard: number | null;
+  /** The upstream's time of the newest message applied for the market, epoch ms. */
+  timestamp: number | null;
+  /** When the newest message for the market arrived (the service's clock, epoch ms). */
+  receivedAt: number | null;
+}
+
+/** One trade on the tape. */
+export interface TapeTrade {
+  assetId: string;
+  /** The outcome's name ("Yes"). */
+  outcome: string;
+  /** The taker's side, as sent (`BUY`, `SELL`). */
+  side: string;
+  price: number;
+  size: number | null;
+  /** The upstream's time of the trade, else its arrival; epoch ms. */
+  time: number;
+  transactionHash: string | null;
+}
+
+/** The open market page's live part: each outcome's book and the trades seen, newest first. */
+export interface LiveMarketBook {
+  marketId: string;
+  outcomes: { name: string; assetId: string; book: LiveBook | null }[];
+  tape: TapeTrade[];
+}
+
+/** Trades kept per asset for the tape. */
+export const TAPE_SIZE = 50;
+
+/** How a live number stands: streaming, stale (with the age of the last proof it was current), or the last sync's value. */
+export type Freshness = { kind: 'live' } | { kind: 'stale'; ageMs: number } | { kind: 'sync' };
+
+/**
+ * A quote's freshness from the stream's health: `sync` when there is no quote or the layer is off
+ * (offline, nothing claims to be live); `stale` while its socket is not open or has been quiet
+ * past `staleAfterMs`, or its book awaits a snapshot; else `live`. `sinceStatusMs`: how long ago
+ * `status` was taken, added to the socket's quiet time.
+ */
+export function quoteFreshness(quote: LiveQuote | undefined, status: LiveStatus | undefined, now: number, sinceStatusMs = 0): Freshness {
+  if (!quote || !status || status.state === 'off' || quote.prices.every((p) => p === null)) return { kind: 'sync' };
+  const shard = status.shards.find((s) => s.id === quote.shard);
+  const quiet = shard?.quietMs == null ? null : shard.quietMs + sinceStatusMs;
+  const ageMs = quiet ?? (quote.receivedAt === null ? 0 : Math.max(0, now - quote.receivedAt));
+  if (shard?.state !== 'open' || quote.state !== 'live' || (quiet !== null && quiet >= status.staleAfterMs)) {
+    return { kind: 'stale', ageMs };
+  }
+  return { kind: 'live' };
+}
+
+// ---- the live view (`live.view`, live-ops.ts) ---------------------------------------------------
+
+/** Markets one view may hold: two screens of grid rows, the watchlist and a margin. */
+export const LIVE_VIEW_MAX_MARKETS = 400;
+/** A client id: the push stream's `client` (web: `GET /stream?client=ID`; the desktop window is `desktop`). */
+export const LIVE_CLIENT_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The desktop window's live client id (one window, one view, held for the worker's life). */
+export const DESKTOP_LIVE_CLIENT = 'desktop';
+
+export interface LiveView {
+  client: string;
+  /** The quotes of the view's markets that are streaming (markets without trading ids are left out). */
+  quotes: LiveQuote[];
+  /** The open market page's books and tape; null when none is open (or it cannot stream). */
+  book: LiveMarketBook | null;
+  status: LiveStatus;
 }

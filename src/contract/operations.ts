@@ -19,6 +19,7 @@ import { historyOperations } from './history-ops.ts';
 import { screensOperations } from './screens-ops.ts';
 import { alertsOperations } from './alerts-ops.ts';
 import { sparklineOperations } from './sparkline-ops.ts';
+import { liveOperations } from './live-ops.ts';
 import { ROUTES, type OpName } from './routes.ts';
 import type { DeclsFor, OpDecl } from './define.ts';
 import type { InputParams, ParamDefs, ParsedParams } from './params.ts';
@@ -80,6 +81,7 @@ const decls = {
   ...screensOperations,
   ...alertsOperations,
   ...sparklineOperations,
+  ...liveOperations,
 } satisfies DeclsFor<typeof ROUTES>;
 type Decls = typeof decls;
 

@@ -6,6 +6,7 @@
  */
 import type { AlertList, FiredAlert } from './alerts-ops.ts';
 import type { WatchList } from './desk-ops.ts';
+import type { LiveMarketBook, LiveQuote, LiveStatus } from './live.ts';
 import type { StorageStatus, SyncStatus } from './types.ts';
 
 export interface PushEvents {
@@ -23,6 +24,15 @@ export interface PushEvents {
   alert: FiredAlert;
   /** The alert rules changed (added, removed, or a firing updated `lastFiredAt`); the whole list. */
   alerts: AlertList;
+  /**
+   * The live layer's health (sockets, assets, messages per second, quiet times): every second
+   * while anything is subscribed, and when its state changes. Sent to every client.
+   */
+  live: LiveStatus;
+  /** Quotes that changed, of the markets in this client's live view (`live.view`); at most one batch per frame. Only to that client. */
+  quotes: { quotes: LiveQuote[] };
+  /** The books and tape of the market page this client has open (`live.view` `book`), when they change. Only to that client. */
+  liveBook: LiveMarketBook;
 }
 
 export type PushName = keyof PushEvents;
@@ -31,7 +41,18 @@ export type PushName = keyof PushEvents;
 export const STREAM_PATH = '/stream';
 
 /** Every event name; the record makes a name missing from this list a type error. */
-const PUSH_NAMES = { sync: 1, catalog: 1, online: 1, storage: 1, watchlist: 1, alert: 1, alerts: 1 } satisfies Record<PushName, 1>;
+const PUSH_NAMES = {
+  sync: 1,
+  catalog: 1,
+  online: 1,
+  storage: 1,
+  watchlist: 1,
+  alert: 1,
+  alerts: 1,
+  live: 1,
+  quotes: 1,
+  liveBook: 1,
+} satisfies Record<PushName, 1>;
 export const PUSH_EVENTS = Object.keys(PUSH_NAMES) as PushName[];
 
 export function isPushName(name: string): name is PushName {

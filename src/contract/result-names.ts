@@ -124,4 +124,5 @@ export const RESULT_NAMES: Partial<Record<OpName, string>> = {
   'alerts.remove': 'AlertList',
   'alerts.fired': 'FiredPage',
   'markets.sparklines': 'Sparklines',
+  'live.view': 'LiveView',
 };

@@ -25,6 +25,7 @@ import {
   screensRoutes,
   servedOn,
   sparklineRoutes,
+  liveRoutes,
   tradingRoutes,
   type RouteDef,
 } from './routes.ts';
@@ -49,6 +50,7 @@ describe('contract routes', () => {
       screensRoutes,
       sparklineRoutes,
       alertsRoutes,
+      liveRoutes,
     ];
     expect(groups.reduce((n, g) => n + Object.keys(g).length, 0)).toBe(opNames.length);
   });

@@ -297,6 +297,12 @@ export const sparklineRoutes = {
   'markets.sparklines': { face: 'base', method: 'GET', path: '/markets/sparklines', errors: 'catalog', unknownParams: 'ignore' },
 } as const satisfies Routes;
 
+/** The live view (issue 26, live-ops.ts): the markets a client shows, streamed to its push events. */
+// biome-ignore format: one route a line, read as a table
+export const liveRoutes = {
+  'live.view': { face: 'base', method: 'POST', path: '/live/view', errors: 'catalog', unknownParams: 'ignore' },
+} as const satisfies Routes;
+
 export const ROUTES = {
   ...catalogRoutes,
   ...gammaRoutes,
@@ -313,6 +319,7 @@ export const ROUTES = {
   ...screensRoutes,
   ...alertsRoutes,
   ...sparklineRoutes,
+  ...liveRoutes,
 } as const;
 
 export type OpName = keyof typeof ROUTES;

@@ -4,6 +4,7 @@
  * current value of every event, so it never has to poll /status to catch up.
  */
 import type { FastifyInstance } from 'fastify';
+import { badRequest, LIVE_CLIENT_PATTERN } from '../contract/index.ts';
 import { STREAM_PATH } from '../contract/push.ts';
 import type { PushHub } from '../service/push.ts';
 
@@ -15,6 +16,12 @@ const KEEPALIVE_MS = 15_000;
 export function registerPushStream(app: FastifyInstance, hub: PushHub): void {
   let open = 0;
   app.get(STREAM_PATH, (req, reply) => {
+    // The live view this stream carries (`live.view`'s `client`): its quotes come here only.
+    const client = (req.query as Record<string, unknown>)['client'];
+    if (client !== undefined && (typeof client !== 'string' || !LIVE_CLIENT_PATTERN.test(client))) {
+      const e = badRequest('catalog', 'client must be 1-64 letters, digits, "-" or "_"');
+      return reply.code(e.status).type('application/json').send(e.body);
+    }
     if (open >= MAX_STREAMS) {
       return reply.code(503).type('application/json').send({ type: 'unavailable', error: 'too many open streams' });
     }
@@ -32,7 +39,7 @@ export function registerPushStream(app: FastifyInstance, hub: PushHub): void {
     // EventSource reconnects after this many ms when the service restarts.
     res.write('retry: 1000\n\n');
     for (const [name, payload] of Object.entries(hub.snapshot())) send(name, payload);
-    const unsubscribe = hub.subscribe(send);
+    const unsubscribe = hub.subscribe(send, client);
     const ping = setInterval(() => res.write(': ping\n\n'), KEEPALIVE_MS);
     ping.unref();
     let done = false;

@@ -11,7 +11,7 @@
  *   before a change already applied, so the book may have missed it (the caller asks for a fresh
  *   snapshot). One at or before the snapshot is already in the snapshot.
  */
-import type { LiveAssetState, LiveBook, LiveLevel, LiveTrade } from '../contract/live.ts';
+import { TAPE_SIZE, type LiveAssetState, type LiveBook, type LiveLevel, type LiveTrade } from '../contract/live.ts';
 import type { BookSummary } from './book-hash.ts';
 import type { BookMessage, LevelChange, TickSizeMessage, TradeMessage } from './protocol.ts';
 
@@ -108,6 +108,8 @@ export class AssetBook {
   noBook = false;
   private readonly recent = new Set<number>();
   private readonly recentOrder: number[] = [];
+  /** The last TAPE_SIZE trades, oldest first. */
+  private readonly tape: LiveTrade[] = [];
 
   constructor(
     readonly assetId: string,
@@ -185,7 +187,14 @@ export class AssetBook {
     };
     this.lastTradePrice = t.price;
     this.tradeTs = t.timestamp ?? this.tradeTs;
+    this.tape.push(this.lastTrade);
+    if (this.tape.length > TAPE_SIZE) this.tape.shift();
     return 'applied';
+  }
+
+  /** The trades applied since the asset was subscribed (the tape), newest first. */
+  recentTrades(): LiveTrade[] {
+    return this.tape.map((t) => ({ ...t })).reverse();
   }
 
   applyTickSize(m: TickSizeMessage): 'applied' | 'stale' {

@@ -22,3 +22,4 @@ export {
   isAssetId,
   parseFrame,
 } from './protocol.ts';
+export { bookPrice, quoteOf, type QuoteReads } from './quotes.ts';

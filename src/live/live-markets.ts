@@ -270,6 +270,16 @@ export class LiveMarkets {
     return this.books.get(assetId)?.view();
   }
 
+  /** The socket carrying the asset; null when it is not subscribed. */
+  shardIdOf(assetId: string): number | null {
+    return this.shardOf.get(assetId)?.id ?? null;
+  }
+
+  /** The asset's recent trades (at most TAPE_SIZE), newest first, as applied since it was subscribed. */
+  trades(assetId: string): LiveTrade[] {
+    return this.books.get(assetId)?.recentTrades() ?? [];
+  }
+
   /** The asset's book as the channel's own `book` message; undefined until its snapshot came. */
   bookMessage(assetId: string): Record<string, unknown> | undefined {
     return this.books.get(assetId)?.bookMessage();
@@ -715,6 +725,7 @@ export class LiveMarkets {
       messagesPerSecond: recent / 10,
       lastMessageAgeMs: this.lastMessageAt === null ? null : Math.max(0, now - this.lastMessageAt),
       stalled: silent || down,
+      staleAfterMs: Math.round(silentMs / 2),
       hashCheck: this.hashState,
       counters: { ...this.counters },
       shards,

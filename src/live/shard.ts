@@ -224,8 +224,22 @@ export class Shard {
     return this.lastFrameAt === null ? null : Math.max(0, now - this.lastFrameAt);
   }
 
+  /** The silence that counts (LiveShardStatus `quietMs`): since the last frame, or the last market message while the assets trade. */
+  quietMs(now: number): number | null {
+    const frame = this.frameAge(now);
+    if (frame === null) return null;
+    return this.lastDataAt !== null && this.knownToTrade() ? Math.max(frame, now - this.lastDataAt) : frame;
+  }
+
   status(now: number): LiveShardStatus {
-    return { id: this.id, state: this.state, assets: this.assets.size, lastFrameAgeMs: this.frameAge(now), reconnects: this.reconnects };
+    return {
+      id: this.id,
+      state: this.state,
+      assets: this.assets.size,
+      lastFrameAgeMs: this.frameAge(now),
+      reconnects: this.reconnects,
+      quietMs: this.quietMs(now),
+    };
   }
 
   private clearTimers(): void {

@@ -12,7 +12,11 @@ export type PushListener = <K extends PushName>(name: K, payload: PushEvents[K])
 export interface PushHub {
   /** Current value of every event, for a client that connects mid-stream. */
   snapshot(): { [K in PushName]?: PushEvents[K] };
-  subscribe(fn: PushListener): () => void;
+  /**
+   * Adds a transport. `client`: the live view it carries (src/service/live-views.ts): its
+   * `quotes` and `liveBook` events come to this listener only.
+   */
+  subscribe(fn: PushListener, client?: string): () => void;
   close(): void;
 }
 

@@ -6,6 +6,7 @@ import { CatalogSync } from '../sync/catalog-sync.ts';
 import { UpstreamClient, type UpstreamUrls } from '../upstream/client.ts';
 import { apiTokenHandlers, loadApiToken, type ApiToken } from './api-token.ts';
 import { createPushHub, type PushHub } from './push.ts';
+import { LiveViews, liveViewHandlers, withLivePush } from './live-views.ts';
 import { catalogHandlers } from './catalog-handlers.ts';
 import { gammaExtraHandlers } from './gamma-extra-handlers.ts';
 import { searchHandlers } from './search-handlers.ts';
@@ -179,6 +180,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const scope = screenScope(watchlist, store.sideTables().st, opts.now);
   store.reader.setScreenScope(scope);
   const alerts = await startAlerts({ store, watchlist, screens, account, client, opts, log });
+  // What each client shows, streamed to it (live-views.ts).
+  const views = new LiveViews(live, { market: (id) => store.reader.getMarket(id), catalogVersion: () => store.catalogVersion });
   const handlers: Handlers = {
     ...account.handlers,
     ...catalogHandlers(store, {
@@ -223,6 +226,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ...sparklineHandlers(store),
     ...screensHandlers(store.reader, screens),
     ...alertsHandlers(alerts.deps),
+    ...liveViewHandlers(views),
     'limits.status': () => ({
       inbound: limiter !== undefined,
       windows: table.windows.map((w) => ({ name: w.name, limit: w.limit, seconds: w.seconds, routes: [...w.routes] })),
@@ -231,7 +235,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   };
   const dispatch = createDispatch(handlers, log);
   const hub = withWatchlistPush(createPushHub(store, sync, !!opts.offline), watchlist);
-  const push = withAlertsPush(hub, alerts.engine, alerts.deps.rules);
+  const push = withLivePush(withAlertsPush(hub, alerts.engine, alerts.deps.rules), live, views);
   // Evaluated after every catalog sync and every orders refresh.
   alerts.follow(sync, account.orders);
 

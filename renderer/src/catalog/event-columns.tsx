@@ -6,9 +6,9 @@
 import type { EventOrderField } from '../../../src/contract/enums.ts';
 import type { Event } from '../api.ts';
 import { eventLeader, isPlaceholder, type Leader } from '../../../src/contract/market-rules.ts';
-import { fmtCents, fmtChance } from '../chance.ts';
 import { fmtInt } from '../format.ts';
 import type { GridColumn } from '../grid/DataGrid.tsx';
+import { LiveLeaderChance } from '../stream/LiveCells.tsx';
 import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
 
 // Two columns read the leader: parse the nested markets once per row object.
@@ -51,11 +51,8 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
     minSize: 62,
     align: 'right',
     className: 'ev-chance',
-    cell: (e) => fmtChance(leaderOf(e)?.price),
-    title: (e) => {
-      const l = leaderOf(e);
-      return l ? `${l.label}: ${fmtChance(l.price)} chance, ${fmtCents(l.price)}` : undefined;
-    },
+    // The leading market streams while the row is on screen (stream/LiveCells.tsx).
+    cell: (e) => <LiveLeaderChance markets={e.markets ?? []} />,
     text: (e) => String(leaderOf(e)?.price ?? ''),
   },
   // Placeholders ("Person A", no prices) are not markets one can trade yet.

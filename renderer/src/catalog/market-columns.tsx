@@ -1,6 +1,7 @@
 /**
  * The markets grid's columns, as Polymarket's market list reads: the market (star, icon,
- * question), its chance and 24h move, the spread, then money and dates. Chance, 24h change
+ * question), its chance and 24h move, the spread (these three live from the stream while the
+ * row is on screen), then money and dates. Chance, 24h change
  * and spread are not sortable: the service has no order by them (MARKET_ORDER_FIELDS).
  * `priority`: the order columns are hidden in when the grid is narrow (lowest first); the
  * market, chance, 24h change and 24h volume always stay.
@@ -8,9 +9,8 @@
 import type { MarketOrderField } from '../../../src/contract/enums.ts';
 import type { Market } from '../api.ts';
 import { marketLeader } from '../../../src/contract/market-rules.ts';
-import { fmtCents, spreadOf } from '../chance.ts';
-import { changeCell, chanceCell, chanceTitle, outcomePrices, outcomesTitle } from '../components/cells.tsx';
-import { fmtChange, num } from '../format.ts';
+import { fmtChange } from '../format.ts';
+import { LiveChance, LiveChange, LiveOutcomes, LiveSpread } from '../stream/LiveCells.tsx';
 import type { GridColumn } from '../grid/DataGrid.tsx';
 import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
 import { SparkCell } from '../sparkline/Sparkline.tsx';
@@ -25,8 +25,8 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     size: 70,
     minSize: 62,
     align: 'right',
-    cell: chanceCell,
-    title: chanceTitle,
+    // Live (stream/LiveCells.tsx): the tooltip is the value's own, with its freshness.
+    cell: (m) => <LiveChance m={m} />,
     text: (m) => {
       const p = marketLeader(m)?.price;
       return p === undefined ? '' : String(p);
@@ -38,9 +38,7 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     size: 100,
     minSize: 72,
     align: 'right',
-    cell: (m) => changeCell(m['oneDayPriceChange']),
-    title: (m) =>
-      num(m['oneDayPriceChange']) === undefined ? undefined : `${fmtChange(m['oneDayPriceChange'])} points of chance in 24 hours`,
+    cell: (m) => <LiveChange m={m} />,
     text: (m) => fmtChange(m['oneDayPriceChange']),
   },
   // The local price history's last 7 days (issue 16); not copied (a picture), hidden before the spread.
@@ -52,9 +50,7 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     minSize: 62,
     align: 'right',
     priority: 6,
-    cell: (m) => fmtCents(spreadOf(m)),
-    title: (m) =>
-      m.bestBid !== undefined && m.bestAsk !== undefined ? `Bid ${fmtCents(m.bestBid)} · Ask ${fmtCents(m.bestAsk)}` : undefined,
+    cell: (m) => <LiveSpread m={m} />,
   },
   { id: 'event', header: 'Event', size: 200, priority: 1, cell: (m) => m.events?.[0]?.title ?? '—', title: (m) => m.events?.[0]?.title },
   {
@@ -63,8 +59,7 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     size: 200,
     priority: 2,
     className: 'outcomes',
-    cell: (m) => outcomePrices(m),
-    title: outcomesTitle,
+    cell: (m) => <LiveOutcomes m={m} />,
   },
   moneyColumn('volumeNum', 'Volume', (m) => m.volumeNum ?? m.volume, 7),
   moneyColumn('volume24hr', '24h vol', (m) => m.volume24hr),

@@ -1,16 +1,18 @@
 /**
  * The credentials dialog (set / clear the CLOB API credentials; the secret is never shown
  * back: desktop hands them to the core, web mode keeps them in this tab's sessionStorage) and
- * the desktop settings dialog (HTTP faces on/off, ports, origins allowed to call them, closed history kept, the API token).
+ * the desktop settings dialog (HTTP faces on/off, ports, origins allowed to call them, closed history kept, the upstream
+ * WebSocket host, the API token).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { credentials, mode, settings, type CredentialsInput } from '../api.ts';
+import { api, credentials, mode, settings, type CredentialsInput } from '../api.ts';
 import { useNav } from '../nav.tsx';
 import { useCredentialsStatus } from '../hooks/useOrders.ts';
 import { normalizeOrigin } from '../../../src/contract/origins.ts';
 import { HorizonField, horizonText, horizonValid, horizonValue } from './HorizonField.tsx';
 import { ApiTokenField } from './ApiTokenField.tsx';
+import { UpstreamWsField, wsHostText, wsHostValid, wsHostValue } from './UpstreamWsField.tsx';
 
 function Modal({ open, onClose, label, children }: { open: boolean; onClose: () => void; label: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -134,7 +136,16 @@ export function CredentialsDialog() {
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const current = useQuery({ queryKey: ['settings'], queryFn: settings.get, enabled: mode === 'desktop' && open });
-  const [draft, setDraft] = useState<{ httpEnabled: boolean; basePort: string; clobPort: string; origins: string; horizon: string }>();
+  // The same query as the status bar's (live.tsx): the market channel the core uses now.
+  const status = useQuery({ queryKey: ['service.status', {}], queryFn: api.service.status, enabled: open, staleTime: 5000, retry: false });
+  const [draft, setDraft] = useState<{
+    httpEnabled: boolean;
+    basePort: string;
+    clobPort: string;
+    origins: string;
+    horizon: string;
+    wsHost: string;
+  }>();
   useEffect(() => {
     if (current.data)
       setDraft({
@@ -143,6 +154,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         clobPort: String(current.data.clobPort),
         origins: current.data.allowedOrigins.join('\n'),
         horizon: horizonText(current.data.horizonDays),
+        wsHost: wsHostText(current.data.clobWsUrl),
       });
   }, [current.data]);
   const originLines = (draft?.origins ?? '')
@@ -158,9 +170,12 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         clobPort: Number(draft!.clobPort),
         allowedOrigins: originLines,
         horizonDays: horizonValue(draft!.horizon),
+        clobWsUrl: wsHostValue(draft!.wsHost),
       }),
     onSuccess: (s) => {
       queryClient.setQueryData(['settings'], s);
+      // The core restarted: its market channel may have moved.
+      void queryClient.invalidateQueries({ queryKey: ['service.status'] });
       onClose();
     },
   });
@@ -171,8 +186,8 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         className="dialog-body"
         onSubmit={(e) => {
           e.preventDefault();
-          if (draft && port(draft.basePort) && port(draft.clobPort) && badOrigin === undefined && horizonValid(draft.horizon))
-            save.mutate();
+          if (!draft || !port(draft.basePort) || !port(draft.clobPort) || badOrigin !== undefined) return;
+          if (horizonValid(draft.horizon) && wsHostValid(draft.wsHost)) save.mutate();
         }}
       >
         <h2 className="dialog-title">Settings</h2>
@@ -215,6 +230,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
             </label>
             {badOrigin !== undefined ? <p className="form-error">Not an origin (scheme://host[:port], no path): {badOrigin}</p> : null}
             <HorizonField value={draft.horizon} onChange={(horizon) => setDraft({ ...draft, horizon })} />
+            <UpstreamWsField value={draft.wsHost} onChange={(wsHost) => setDraft({ ...draft, wsHost })} inUse={status.data?.live.url} />
             <ApiTokenField httpEnabled={draft.httpEnabled} />
             <p className="dialog-text muted">
               Saving restarts the local service (a second or two). Settings are kept in settings.json in the app's data folder.

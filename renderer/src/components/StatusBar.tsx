@@ -10,6 +10,7 @@ import { useLive } from '../live.tsx';
 import { StorageStatusItem } from './StorageNotice.tsx';
 import { HistoryStatusItem } from './HistoryStatus.tsx';
 import { useNow } from '../hooks/useNow.ts';
+import { StreamHealth } from '../stream/StreamHealth.tsx';
 
 export function StatusBar() {
   const live = useLive();
@@ -57,6 +58,7 @@ export function StatusBar() {
         </span>
       ) : null}
       <span className="toolbar-spacer" />
+      <StreamHealth />
       <RateBudget />
       {live.service && live.service.restarts > 0 ? <span className="sb-item muted">Service restarted {live.service.restarts}×</span> : null}
       <span className="sb-item muted">{mode === 'desktop' ? 'Desktop' : `Web · ${apiBase().host}`}</span>

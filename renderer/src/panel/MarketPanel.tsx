@@ -16,11 +16,15 @@ import { ExternalLink } from './Links.tsx';
 import { Rules } from './Rules.tsx';
 import { MarketFees, MarketStats } from './Stats.tsx';
 import { TokenIds } from './TokenIds.tsx';
+import { TradeTape } from './TradeTape.tsx';
+import { useMarketTick, withQuote } from '../stream/LiveCells.tsx';
 
 export function MarketPanel({ id }: { id: string }) {
   const { status } = useLive();
   const q = useQuery({ queryKey: ['markets.get', { id }], queryFn: () => api.markets.get(id), placeholderData: keepPreviousData });
-  const m = q.data;
+  // The stream's prices over the catalog's while the page is open (stream/LiveCells.tsx).
+  const { tick, fresh } = useMarketTick(id);
+  const m = q.data && tick ? withQuote(q.data, tick.quote) : q.data;
   if (!m) return <PanelLoading error={q.error} label="Market" />;
   const event = m.events?.[0];
   // The CLOB's book and chart need the outcomes' trading ids (chosen by `version`): without them, a one-line reason.
@@ -35,9 +39,10 @@ export function MarketPanel({ id }: { id: string }) {
   return (
     <PanelShell label="Market" item={`market:${m.id}`} status={<StatusBadge item={m} />}>
       <MarketHead m={m} />
-      <OutcomeTable m={m} />
+      <OutcomeTable m={m} fresh={fresh} />
       <PriceChart id={m.id} off={off} />
       <OrderBook id={m.id} off={off} />
+      <TradeTape id={m.id} off={off} />
       <Rules m={m} />
       <h3 className="detail-h">Figures</h3>
       <MarketStats m={m} />

@@ -13,7 +13,8 @@ import { fmtDateTime } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { Age } from './Age.tsx';
 import { ChartCanvas } from './ChartCanvas.tsx';
-import { alignHistories, INTERVAL_S, mergeLocalHistory } from './chart-data.ts';
+import { useMarketTick } from '../stream/LiveCells.tsx';
+import { addLivePoint, alignHistories, appendLive, INTERVAL_S, mergeLocalHistory, type LivePoint } from './chart-data.ts';
 import './PriceChart.css';
 
 /** The contract's intervals, labelled as Polymarket's chart does ("1D", "ALL"). */
@@ -33,6 +34,19 @@ function useLocalHistory(id: string, interval: ChartInterval) {
     staleTime: 60_000,
     retry: false,
   });
+}
+
+/** The market's live prices since the page opened, one point a second at most, while they are live. */
+function useLivePoints(id: string): LivePoint[] {
+  const { tick, fresh } = useMarketTick(id);
+  const [state, setState] = useState<{ id: string; points: LivePoint[] }>({ id, points: [] });
+  const quote = fresh.kind === 'live' ? tick?.quote : undefined;
+  useEffect(() => {
+    if (!quote || quote.prices.every((p) => p === null)) return;
+    const t = Math.floor((quote.timestamp ?? Date.now()) / 1000);
+    setState((s) => ({ id, points: addLivePoint(s.id === id ? s.points : [], { t, prices: quote.prices }) }));
+  }, [id, quote]);
+  return state.id === id ? state.points : [];
 }
 
 /** `off`: why the market cannot be traded (market-rules.ts tradingIds); the CLOB's chart is then never asked for. */
@@ -56,14 +70,16 @@ export function PriceChart({ id, off }: { id: string; off?: string | undefined }
     void refetch();
   }, [online, refetch]);
   const chart = q.data?.id === id ? q.data : undefined;
+  const points = useLivePoints(id);
   const merged = useMemo(() => {
     if (!chart) return undefined;
     // The previous interval's chart stays while the new one loads: merged with its own window only.
     const l = local.data?.interval === chart.interval ? local.data : undefined;
     const m = mergeLocalHistory(chart.outcomes, l?.points ?? [], l?.from ?? null, l?.to ?? Math.floor(Date.now() / 1000));
     const styles = m.dashed.map((dashed, i) => ({ dashed, colour: dashed ? i - chart.outcomes.length : i }));
-    return { ...m, data: alignHistories(m.series), styles };
-  }, [chart, local.data]);
+    // The stream's prices since the page opened continue the line (the chart's own last point is up to a minute old).
+    return { ...m, data: alignHistories(appendLive(m.series, chart.outcomes.length, points)), styles };
+  }, [chart, local.data, points]);
   const label = INTERVALS.find(([v]) => v === interval)?.[1];
   return (
     <section className="panel-section price-chart" aria-label="Price chart" data-testid="price-chart">

@@ -4,7 +4,7 @@
  * market's second outcome is 1 - p, the dashed part meets the line, and a short gap is left alone.
  */
 import { describe, expect, it } from 'vitest';
-import { alignHistories, mergeLocalHistory } from './chart-data.ts';
+import { alignHistories, mergeLocalHistory, addLivePoint, appendLive } from './chart-data.ts';
 
 const DAY = 86_400;
 const to = 100 * DAY;
@@ -101,5 +101,44 @@ describe('mergeLocalHistory', () => {
     );
     expect(m.series[2]!.history.map((h) => h.t)).toEqual([5 * DAY, start - 7200, start]);
     expect(mergeLocalHistory(up(start), [{ t: start - 600, price: 0.2 }], null, to).localBefore).toBeNull();
+  });
+});
+
+describe('live points on the chart', () => {
+  const series = [
+    { name: 'Yes', history: [{ t: 100, p: 0.4 }] },
+    {
+      name: 'No',
+      history: [
+        { t: 100, p: 0.6 },
+        { t: 105, p: 0.61 },
+      ],
+    },
+    { name: 'Yes (local)', history: [{ t: 50, p: 0.3 }] },
+  ];
+  it("append after each series' own last point, never to the local ones", () => {
+    const points = [
+      { t: 103, prices: [0.41, 0.59] },
+      { t: 106, prices: [0.42, null] },
+    ];
+    const out = appendLive(series, 2, points);
+    expect(out[0]!.history).toEqual([
+      { t: 100, p: 0.4 },
+      { t: 103, p: 0.41 },
+      { t: 106, p: 0.42 },
+    ]);
+    expect(out[1]!.history).toEqual(series[1]!.history);
+    expect(out[2]).toBe(series[2]);
+  });
+  it('keep one point per second, the newest, and never go back in time', () => {
+    let pts = addLivePoint([], { t: 10, prices: [0.1] });
+    pts = addLivePoint(pts, { t: 10, prices: [0.2] });
+    pts = addLivePoint(pts, { t: 11, prices: [0.3] });
+    pts = addLivePoint(pts, { t: 9, prices: [0.9] });
+    expect(pts).toEqual([
+      { t: 10, prices: [0.2] },
+      { t: 11, prices: [0.3] },
+    ]);
+    expect(addLivePoint(pts, { t: 12, prices: [0.4] }, 2).map((p) => p.t)).toEqual([11, 12]);
   });
 });

@@ -91,3 +91,34 @@ export function mergeLocalHistory(
     localOnly: firsts.length === 0,
   };
 }
+
+/** A live price of each outcome at one second (the stream's quotes while the page is open). */
+export interface LivePoint {
+  t: number;
+  prices: (number | null)[];
+}
+
+/**
+ * The chart's series with the live points after their last point: each of the first `count`
+ * series (the upstream's, one per outcome) gets the points later than its own last one where its
+ * outcome has a price. The local series (dashed, before the upstream's) are left as they are.
+ */
+export function appendLive(series: readonly History[], count: number, points: readonly LivePoint[]): History[] {
+  if (points.length === 0) return [...series];
+  return series.map((s, i) => {
+    if (i >= count) return s;
+    const last = s.history.at(-1)?.t ?? Number.NEGATIVE_INFINITY;
+    const extra = points
+      .filter((p) => p.t > last && p.prices[i] !== null && p.prices[i] !== undefined)
+      .map((p) => ({ t: p.t, p: p.prices[i]! }));
+    return extra.length === 0 ? s : { ...s, history: [...s.history, ...extra] };
+  });
+}
+
+/** Adds a live point, one per second at most (a newer price in the same second replaces it); keeps the last `max`. */
+export function addLivePoint(points: readonly LivePoint[], p: LivePoint, max = 3600): LivePoint[] {
+  const last = points.at(-1);
+  if (last && p.t < last.t) return [...points];
+  const kept = last && last.t === p.t ? points.slice(0, -1) : points;
+  return [...kept, p].slice(-max);
+}
