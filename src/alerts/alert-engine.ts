@@ -3,7 +3,9 @@
  * a few batched queries (store-reads.ts), evaluates them (evaluate.ts), keeps the new states with
  * the rules, appends what fired to the log and tells its listeners (the push hub sends `alert`
  * per firing, then `alerts`). After every orders refresh it compares the account's open orders
- * with those before and asks the upstream what became of each one that is gone.
+ * with those before and asks the upstream what became of each one that is gone. Price rules are
+ * also evaluated on live ticks (`evaluateLive`), and every evaluation reads a live market's price
+ * from the live layer rather than the catalog (`setLivePrices`).
  */
 import { randomBytes } from 'node:crypto';
 import type { FiredAlert, OrdersStatus, Screen, SyncStatus } from '../contract/index.ts';
@@ -16,6 +18,7 @@ import {
   vanishedOrders,
   type CatalogInputs,
   type Firing,
+  type MarketFacts,
   type NewItem,
   type OrderFact,
 } from './evaluate.ts';
@@ -44,6 +47,14 @@ export interface AlertEngineOptions {
 
 export type NewRule = Omit<StoredRule, 'id' | 'state' | 'createdAt' | 'lastFiredAt'>;
 
+/**
+ * A market's price from the live layer (src/service/live-alerts.ts): `live` when its books are live
+ * now; else the last live price, while it is still newer than the catalog's. Undefined: use the catalog's.
+ */
+export type LivePrices = (marketId: string) => { price: number; live: boolean } | undefined;
+
+const priceKinds = new Set(['price_cross', 'price_move']);
+
 export class AlertEngine {
   private readonly now: () => number;
   private readonly log: Logger;
@@ -51,6 +62,7 @@ export class AlertEngine {
   private readonly ruleListeners = new Set<() => void>();
   private orderBaseline: { account: string; orders: OrderFact[] } | undefined;
   private ordersChain: Promise<unknown> = Promise.resolve();
+  private livePrices: LivePrices | undefined;
 
   constructor(private readonly o: AlertEngineOptions) {
     this.now = o.now ?? Date.now;
@@ -70,6 +82,14 @@ export class AlertEngine {
     return () => this.ruleListeners.delete(fn);
   }
 
+  /**
+   * Prices from the live layer: from now on a market with a live price is evaluated on it, in every
+   * evaluation (a sync's too), so the catalog's lagging price never crosses back what a tick crossed.
+   */
+  setLivePrices(fn: LivePrices | undefined): void {
+    this.livePrices = fn;
+  }
+
   /** Adds a rule, its state taken now: the feeds' positions, and a price_cross rule's side of its level. */
   add(rule: NewRule): StoredRule {
     const pos = this.o.reads.positions();
@@ -77,7 +97,7 @@ export class AlertEngine {
     if (rule.kind === 'new_match') state.changeSeq = pos.changeSeq;
     if (rule.kind === 'rule_edit') state.revisionSeq = pos.revisionSeq;
     if (rule.kind === 'price_cross' && rule.market && rule.level !== undefined) {
-      const price = this.o.reads.markets([rule.market.id]).get(rule.market.id)?.price;
+      const price = this.withLive(this.o.reads.markets([rule.market.id])).get(rule.market.id)?.price;
       if (price !== null && price !== undefined) Object.assign(state, { side: price >= rule.level ? 'above' : 'below', last: price });
     }
     const added = this.o.rules.add({ ...rule, createdAt: new Date(this.now()).toISOString(), lastFiredAt: null, state });
@@ -130,6 +150,50 @@ export class AlertEngine {
     return this.fire(result.firings);
   }
 
+  /**
+   * Evaluates the price rules (price_cross, price_move) of these markets on their live prices, after
+   * their ticks: only markets whose books are live now (else nothing: the catalog's price is not
+   * newer). State changes that matter (a side, a held move) are saved; a new `last` alone is kept in
+   * memory until the next save.
+   */
+  evaluateLive(marketIds: Iterable<string>): FiredAlert[] {
+    const prices = this.livePrices;
+    if (!prices) return [];
+    const asked = new Set(marketIds);
+    const live = new Map<string, boolean>();
+    const isLive = (id: string): boolean => {
+      let v = live.get(id);
+      if (v === undefined) {
+        v = prices(id)?.live === true;
+        live.set(id, v);
+      }
+      return v;
+    };
+    const rules = this.o.rules.all().filter((r) => priceKinds.has(r.kind) && r.market && asked.has(r.market.id) && isLive(r.market.id));
+    if (rules.length === 0) return [];
+    const result = evaluateCatalog(rules, this.readInputs(rules));
+    let save = false;
+    for (const rule of rules) {
+      const state = result.states.get(rule.id);
+      if (!state) continue;
+      if (state.side !== rule.state.side || (state.held ?? []).join() !== (rule.state.held ?? []).join()) save = true;
+      rule.state = state;
+    }
+    if (save && result.firings.length === 0) this.o.rules.changed();
+    return this.fire(result.firings);
+  }
+
+  /** The markets' facts with each live price in place of the catalog's. */
+  private withLive(markets: Map<string, MarketFacts>): Map<string, MarketFacts> {
+    const live = this.livePrices;
+    if (!live) return markets;
+    for (const [id, m] of markets) {
+      const p = live(id);
+      if (p) markets.set(id, { ...m, price: p.price });
+    }
+    return markets;
+  }
+
   /** What an evaluation of `rules` reads: a few batched queries (the bench times them alone). */
   readInputs(rules: readonly StoredRule[]): CatalogInputs {
     const { reads } = this.o;
@@ -143,7 +207,7 @@ export class AlertEngine {
         : [];
     return {
       now,
-      markets: reads.markets(needs.markets),
+      markets: this.withLive(reads.markets(needs.markets)),
       events: reads.events(needs.events),
       ranges: needs.windows.size > 0 ? reads.ranges(needs.windows, now) : new Map(),
       revisions,

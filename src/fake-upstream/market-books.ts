@@ -158,6 +158,11 @@ export class LiveBooks {
     return b;
   }
 
+  /** Forgets the token's live book: its book is the derived one again until the channel next changes it. */
+  delete(token: string): void {
+    this.books.delete(token);
+  }
+
   get size(): number {
     return this.books.size;
   }

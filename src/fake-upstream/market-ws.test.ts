@@ -458,6 +458,22 @@ describe('market channel: the walk', () => {
     await c.barrier();
     expect(c.events.length).toBe(n);
   });
+
+  it('tells the `sent` hook of each publish as it goes out (the bench times messages by it); nothing while frozen', async () => {
+    const seen: MarketEvent[][] = [];
+    const up = await fake({ marketWs: { sent: (events) => void seen.push([...events]) } });
+    const ids = tokens(up, 2);
+    const c = await Client.open(up);
+    const dump = await c.subscribe(ids, 2);
+    expect(seen).toEqual([]);
+    const events = up.marketWs.tick(5);
+    await c.until(() => c.events.length >= dump.length + events.length);
+    expect(seen).toHaveLength(5);
+    expect(seen.flat()).toEqual(events);
+    up.marketWs.faults.freeze();
+    up.marketWs.tick(3);
+    expect(seen).toHaveLength(5);
+  });
 });
 
 describe('market channel: the 500-asset cap', () => {
@@ -681,6 +697,34 @@ describe('market channel: catalog events', () => {
     });
     await plain.barrier();
     expect(plain.events).toEqual([]);
+  });
+});
+
+describe('market channel: a repriced market', () => {
+  it('a price mutation makes the books again around the new price and sends the held ones, equal to REST', async () => {
+    const catalog = createSyntheticCatalog({ markets: 40, seed: 7 });
+    const up = await fake({}, catalog);
+    const rec = catalog.marketRecords().find((r) => {
+      const m = r.obj as Obj;
+      return m.closed !== true && m.version !== 'v2' && parseList(m.clobTokenIds).every((t) => up.trading.hasBook(t));
+    })!;
+    const [yes, no] = parseList((rec.obj as Obj).clobTokenIds) as [string, string];
+    const c = await Client.open(up);
+    await c.subscribe([yes], 1);
+    // The held book has ticked (a live book); the other outcome's is still derived.
+    up.marketWs.emit(yes, { type: 'price_change', changes: [{ side: 'BUY', price: '0.011', size: 3 }] });
+    await c.barrier();
+    const before = c.events.length;
+    mutate(catalog, { op: 'price', id: rec.id, price: 0.62 });
+    await c.until(() => c.events.length > before);
+    await c.barrier();
+    const sent = c.events.slice(before);
+    expect(sent.map((e) => [e.event_type, e.asset_id])).toEqual([['book', yes]]);
+    expect(restPart(sent[0]!)).toEqual(await getJson(up, `/book?token_id=${yes}`));
+    // Centred on the new price: best bid and ask half a cent either side; the other outcome at 1 - price.
+    expect([sent[0]!.bids.at(-1).price, sent[0]!.asks.at(-1).price]).toEqual(['0.615', '0.625']);
+    expect(await getJson(up, `/midpoint?token_id=${no}`)).toEqual({ mid: '0.38' });
+    expect(Number(sent[0]!.timestamp)).toBeGreaterThan(Number(c.events[before - 1]!.timestamp));
   });
 });
 

@@ -15,7 +15,8 @@
  * has a book, unless `initial_dump` is false; then the updates of market-ticks.ts for the assets the
  * socket holds (`best_bid_ask` only with `custom_feature_enabled`), each frame one event object or a
  * JSON array of a step's events (drawn from the seed); `new_market` and `market_resolved` to every
- * socket with `custom_feature_enabled` when a mutation (mutations.ts) opens or resolves a market.
+ * socket with `custom_feature_enabled` when a mutation (mutations.ts) opens or resolves a market; a
+ * `price` mutation makes the market's books again around the new price and sends those held as `book`s.
  * A socket holds at most `maxAssetsPerSocket` assets (500, the real, undocumented limit): the ones
  * asked for beyond get no snapshot and no updates (`overCap: 'refuse'` closes the socket with 1008
  * instead). Ids with no book (unknown, or of the other kind than their market's version) take a slot
@@ -62,6 +63,11 @@ export interface MarketWsOptions {
   overCap?: 'ignore' | 'refuse';
   /** The clock of event timestamps (ms; default: the fake CLOB's clock). */
   now?: () => number;
+  /**
+   * Called as a publish's frames are handed to the sockets (never while frozen), with its events:
+   * the bench's per-message send time (bench/live-upstream.ts); absent: nothing is recorded.
+   */
+  sent?: (events: readonly MarketEvent[]) => void;
 }
 
 /** What a socket sent, in order. */
@@ -152,6 +158,7 @@ export class FakeMarketWs {
   private readonly socks: Sock[] = [];
   private readonly walker: BookWalker;
   private readonly now: () => number;
+  private readonly sentHook: ((events: readonly MarketEvent[]) => void) | undefined;
   private lastTs = 0;
   private rateValue = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -173,6 +180,7 @@ export class FakeMarketWs {
     this.maxAssetsPerSocket = opts.maxAssetsPerSocket ?? MARKET_WS_MAX_ASSETS;
     this.overCap = opts.overCap ?? 'ignore';
     this.now = opts.now ?? trading.now;
+    this.sentHook = opts.sent;
     // Updates come after every snapshot of a book that never ticked (stamped with the clock's now).
     this.lastTs = Math.floor(this.now());
     this.rateValue = opts.rate ?? 0;
@@ -533,6 +541,7 @@ export class FakeMarketWs {
     const copies = this.duplicates > 0 ? 2 : 1;
     if (this.duplicates > 0) this.duplicates--;
     if (this.frozen || events.length === 0) return;
+    this.sentHook?.(events);
     for (const s of this.openSocks()) {
       const mine = events.flatMap((e) => this.forSocket(s, e));
       if (mine.length === 0) continue;
@@ -580,6 +589,27 @@ export class FakeMarketWs {
     if (m.op === 'openMarket') this.publish([this.newMarket(m.id)], 'single');
     else if (m.op === 'openEvent') this.publish([this.newMarket(m.marketId)], 'single');
     else if (m.op === 'resolve') this.publish([this.resolved(m.id, m.winner)], 'single');
+    else if (m.op === 'price') this.repriced(m.id);
+  }
+
+  /**
+   * A `price` mutation: Gamma's price follows the book, so each of the market's books that a socket
+   * holds or the channel changed is made again around the new price (trading.ts `rebook`), and the
+   * held ones are sent as `book` snapshots. The others stay derived, which follows the catalog.
+   */
+  private repriced(id: string): void {
+    const m = this.catalog.marketRecord(id)?.obj as Record<string, unknown> | undefined;
+    if (!m) return;
+    const held = new Set(this.tickAssets());
+    const books: MarketEvent[] = [];
+    for (const token of this.tradingIds(m)) {
+      if (!held.has(token) && !this.trading.live.get(token)) continue;
+      const book = this.trading.rebook(token);
+      if (!book) continue;
+      book.timestamp = this.stamp();
+      if (held.has(token)) books.push(bookEvent(book.summary()));
+    }
+    if (books.length > 0) this.publish(books, 'single');
   }
 
   /** The market's outcome ids on the CLOB: a v2 market's positionIds, a v1 market's clobTokenIds. */

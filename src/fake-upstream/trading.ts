@@ -544,6 +544,16 @@ export class FakeTrading {
     return this.hasBook(token) ? this.live.open(token, () => this.book(token)) : undefined;
   }
 
+  /**
+   * The token's market was repriced in the catalog (a `price` mutation; Gamma's price follows the
+   * book): its live book is made again from its derived one, centred on the new price.
+   */
+  rebook(token: string): LiveBook | undefined {
+    if (!this.hasBook(token)) return undefined;
+    this.live.delete(token);
+    return this.liveBook(token);
+  }
+
   /** `/last-trade-price`: a live book's last trade, else the derived midpoint (a BUY). */
   private lastTrade(token: string): { price: string; side: string } {
     const live = this.live.get(token);
@@ -560,12 +570,20 @@ export class FakeTrading {
     return Number(bid ?? ask ?? live.lastTradePrice);
   }
 
-  /** The midpoint a token's derived book is centred on: its outcome price, else one drawn from its id. */
+  /**
+   * The midpoint a token's derived book is centred on: its outcome price exactly (to the fake's four
+   * decimals), so the price Polymarket's rule reads off the book (the midpoint) is the catalog's, as
+   * a live desk shows it; else one drawn from its id. Kept off 0 and 1, so each side has a level.
+   */
   private derivedMid(token: string): number {
     const listed = this.opts.priceOf?.(token);
-    // Kept off 0 and 1, so a book still has a level on each side.
-    if (listed !== undefined) return round(Math.min(0.985, Math.max(0.015, listed)), 0.005);
+    if (listed !== undefined) return Number(fmt(Math.min(0.9998, Math.max(0.0002, listed))));
     return round(0.05 + 0.9 * mulberry32(seedOf(token))(), 0.005);
+  }
+
+  /** Half the derived book's spread: half a cent, less near 0 and 1 so the best bid stays above 0 and the best ask below 1. */
+  private derivedHalfSpread(mid: number): number {
+    return Math.min(0.005, Number(fmt(mid / 2)), Number(fmt((1 - mid) / 2)));
   }
 
   private book(token: string): Book {
@@ -575,12 +593,13 @@ export class FakeTrading {
     const mid = this.derivedMid(token);
     const bids: Book['bids'] = [];
     const asks: Book['asks'] = [];
+    const half = this.derivedHalfSpread(mid);
     for (let k = 5; k >= 1; k--) {
-      const p = mid - 0.005 - 0.01 * (k - 1);
+      const p = mid - half - 0.01 * (k - 1);
       if (p > 0) bids.push({ price: fmt(p), size: String(10 + Math.floor(rng() * 990)) });
     }
     for (let k = 5; k >= 1; k--) {
-      const p = mid + 0.005 + 0.01 * (k - 1);
+      const p = mid + half + 0.01 * (k - 1);
       if (p < 1) asks.push({ price: fmt(p), size: String(10 + Math.floor(rng() * 990)) });
     }
     const book: Book = {
@@ -601,12 +620,13 @@ export class FakeTrading {
     return book;
   }
 
-  /** BUY: the best bid; SELL: the best ask (of a live book; derived: half a cent off the midpoint). */
+  /** BUY: the best bid; SELL: the best ask (of a live book; derived: half the derived spread off the midpoint). */
   private price(token: string, side: 'BUY' | 'SELL'): string {
     const live = this.live.get(token);
     if (live) return live.best(side) ?? '0';
     const mid = this.mid(token);
-    return fmt(side === 'BUY' ? mid - 0.005 : mid + 0.005);
+    const half = this.derivedHalfSpread(mid);
+    return fmt(side === 'BUY' ? mid - half : mid + half);
   }
 
   private history(

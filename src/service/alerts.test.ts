@@ -51,6 +51,9 @@ async function service(fake: FakeUpstream | undefined, dataDir?: string): Promis
     webRoot: dir(),
     credentials: CREDS,
     client: { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 1 },
+    // The market channel unreachable: these are the sync's firings, on the catalog's prices (the
+    // fake's books are centred on them to half a cent). Firings on ticks: live-uses.test.ts.
+    clobWsUrl: 'ws://127.0.0.1:9',
     ...(dataDir !== undefined ? { dataDir } : {}),
   });
   cleanups.push(() => s.close());

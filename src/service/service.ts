@@ -29,6 +29,7 @@ import { ScreensFile } from '../store/screens-file.ts';
 import { screenScope, screensHandlers } from './screens-handlers.ts';
 import { IconCache } from '../icons/icon-cache.ts';
 import { startAlerts } from '../alerts/start-alerts.ts';
+import { startLiveUses } from './live-uses.ts';
 import { alertsHandlers, withAlertsPush } from './alerts-handlers.ts';
 import { iconSourcePolicy } from '../icons/source-policy.ts';
 import { LiveMarkets, type LiveOptions } from '../live/index.ts';
@@ -180,6 +181,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const scope = screenScope(watchlist, store.sideTables().st, opts.now);
   store.reader.setScreenScope(scope);
   const alerts = await startAlerts({ store, watchlist, screens, account, client, opts, log });
+  // The service's own subscriptions, alerts on ticks, notices and live history (live-uses.ts).
+  const liveUses = startLiveUses({ live, store, watchlist, alerts: alerts.deps, account, sync, client, opts, log });
   // What each client shows, streamed to it (live-views.ts).
   const views = new LiveViews(live, { market: (id) => store.reader.getMarket(id), catalogVersion: () => store.catalogVersion });
   const handlers: Handlers = {
@@ -261,6 +264,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     close(whilePushClosed) {
       closing ??= (async () => {
         await sync?.stop();
+        await liveUses.close();
         await live.close();
         await account.stop();
         scheduler.close();

@@ -28,6 +28,7 @@ import { SeriesReader } from './series-reader.ts';
 import { OrdersStore } from './orders-store.ts';
 import { LeaderboardStore } from './leaderboard-store.ts';
 import { MarketPageCache } from './market-page-cache.ts';
+import { LiveRecords } from './live-records.ts';
 import type { SideStores, Store } from './store-api.ts';
 import type { DiskAccess } from './engine/wasm-disk.ts';
 import { vacuumCache, type VacuumResult } from './vacuum.ts';
@@ -74,6 +75,8 @@ export class CatalogStore implements Store {
   readonly series: SeriesReader;
   /** The caches beside the catalog, in the same file: their writes need no catalog version bump. */
   readonly side: SideStores;
+  /** The live side's reads and its writes of live prices and resolutions (same file, same history). */
+  readonly liveRecords: LiveRecords;
   private readonly writer: CatalogWriter;
   /** Bumped on every change; keys response caches and tells clients the catalog moved. */
   private version = 0;
@@ -119,6 +122,7 @@ export class CatalogStore implements Store {
     this.sparklines = new SparklineReader(st);
     this.writer = new CatalogWriter(st, this.recorder);
     this.series = new SeriesReader(st);
+    this.liveRecords = new LiveRecords(st, this.recorder);
     // Their writes are on disk at their COMMIT (Statements tells the store).
     const sideChanged = () => undefined;
     this.side = {

@@ -3,10 +3,11 @@
  * before the upserts (the triggers record then), and after them, inside the same transaction,
  * reports price and liquidity moves of the markets just snapshotted, records tag edits (the
  * writer tells), and once an hour thins old snapshots. Recording is off while a bulk load fills
- * an empty cache: the first load is not "new".
+ * an empty cache: the first load is not "new". The live side writes here too (`recordLive`,
+ * `resolvedLive`): live prices under the same snapshot rule, and resolutions heard on the channel.
  */
 import type { Database } from 'sql.js';
-import { dropHistoryTriggers, installHistoryTriggers } from './history-schema.ts';
+import { dropHistoryTriggers, installHistoryTriggers, LIVE_SNAPSHOT, RESOLVED_LIVE_REF, resolved } from './history-schema.ts';
 import type { Statements } from './statements.ts';
 
 /** A price move worth a change record: 5 points (in 1/10,000) against the price 24 h before. */
@@ -19,6 +20,17 @@ const HOUR_S = 3_600;
 export const FULL_DETAIL_S = 7 * DAY_S;
 export const THIN_DAILY_S = 90 * DAY_S;
 const THINNED_KEY = 'history.thinnedAt';
+
+/** A market's live prices (dollars, 0..1) to record: its first outcome's price, best bid and ask, and last trade. */
+export interface LivePricePoint {
+  marketId: number;
+  price: number;
+  bid: number | null;
+  ask: number | null;
+  last: number | null;
+}
+
+const p4 = (v: number | null) => (v === null ? null : Math.round(v * 10_000));
 
 export class HistoryRecorder {
   /** False during a bulk load into an empty cache. */
@@ -82,6 +94,61 @@ export class HistoryRecorder {
     this.st.run('DELETE FROM _hist_touched');
     const thinned = Number(this.st.value('SELECT value FROM meta WHERE key = ?', [THINNED_KEY]) ?? 0);
     if (at - thinned >= HOUR_S) this.thin(at, thinned);
+  }
+
+  /**
+   * Live prices (src/service/live-history.ts), in one transaction: each a snapshot when the
+   * snapshot rule takes it (history-schema.ts LIVE_SNAPSHOT), then, as after a batch, the moves
+   * of the markets snapshotted are reported and old snapshots thinned once an hour. Returns the
+   * snapshots written. Nothing while recording is off.
+   */
+  recordLive(points: readonly LivePricePoint[]): number {
+    if (!this.enabled || !this.active || points.length === 0) return 0;
+    const at = Math.floor(this.now() / 1000);
+    let written = 0;
+    this.st.transaction(() => {
+      for (const p of points) {
+        this.st.run(LIVE_SNAPSHOT, [p.marketId, at, p4(p.price), p4(p.bid), p4(p.ask), p4(p.last)]);
+        if (this.st.changes() === 0) continue;
+        written++;
+        this.st.run('INSERT OR IGNORE INTO _hist_touched (id) VALUES (?)', [p.marketId]);
+      }
+      if (written === 0) return;
+      this.reportMoves(at);
+      this.st.run('DELETE FROM _hist_touched');
+      const thinned = Number(this.st.value('SELECT value FROM meta WHERE key = ?', [THINNED_KEY]) ?? 0);
+      if (at - thinned >= HOUR_S) this.thin(at, thinned);
+    });
+    return written;
+  }
+
+  /**
+   * A resolution the live layer heard (`market_resolved`): a `resolved` change as the sync's trigger
+   * writes it, at once, unless the cache already knew it resolved or it was reported. The market is
+   * remembered (move_refs), so the sync's trigger does not report it again when the catalog follows.
+   */
+  resolvedLive(marketId: number, winner: string | null, outcomePrices: string | null): boolean {
+    if (!this.enabled || !this.active) return false;
+    const at = Math.floor(this.now() / 1000);
+    let wrote = false;
+    this.st.transaction(() => {
+      const known =
+        this.st.value('SELECT 1 FROM move_refs WHERE market_id = ? AND kind = ?', [marketId, RESOLVED_LIVE_REF]) !== undefined ||
+        this.st.value(`SELECT 1 FROM markets m WHERE m.id = ? AND ${resolved('m')}`, [marketId]) !== undefined;
+      if (known) return;
+      this.st.run(
+        "INSERT INTO changes (at, kind, entity, ref_id, before, after) VALUES (?, 'resolved', 0, ?, NULL, " +
+          "json_object('winner', ?, 'outcomePrices', json(?)))",
+        [at, marketId, winner, outcomePrices],
+      );
+      this.st.run('INSERT OR REPLACE INTO move_refs (market_id, kind, at, value) VALUES (?, ?, ?, NULL)', [
+        marketId,
+        RESOLVED_LIVE_REF,
+        at,
+      ]);
+      wrote = true;
+    });
+    return wrote;
   }
 
   /** An event's tag list changed (writer): a revision and a `tags` change, as tag slugs. */

@@ -18,7 +18,7 @@ const px = (r: string) =>
 const p4 = (v: string) => `CAST(round(${v} * 10000) AS INTEGER)`;
 const whole = (v: string) => `CAST(round(${v}) AS INTEGER)`;
 /** Resolved: UMA says so, or the market closed with an outcome at exactly 1 (never NULL, so NOT works). */
-const resolved = (r: string) =>
+export const resolved = (r: string) =>
   `(${r}."umaResolutionStatus" IS 'resolved' OR (${r}."closed" IS 1 AND coalesce(${r}."outcomePrices" LIKE '%"1"%', 0)))`;
 const winner = (r: string) =>
   `(SELECT o.value FROM json_each(CASE WHEN json_valid(${r}."outcomes") THEN ${r}."outcomes" ELSE '[]' END) o, ` +
@@ -44,6 +44,34 @@ const snapExprs = (r: string) => [
   whole(`${r}._liquidity`),
 ];
 const snapValues = (r: string) => snapExprs(r).join(', ');
+
+/** Whether new values `v` are worth a snapshot after the market's last one `l` (absent: NULLs), at time `now`. */
+const snapshotDue = (now: string) =>
+  `(l.ts IS NULL
+      OR abs(v.price - l.price) >= ${BIG_MOVE} OR abs(v.liq - l.liq) >= max(1000, abs(l.liq) / 4)
+      OR (${now} - l.ts >= ${MIN_GAP_S} AND (${['price', 'bid', 'ask', 'last'].map((k) => moved(`v.${k}`, `l.${k}`, 10)).join(' OR ')}
+        OR ${movedRel('v.vol24', 'l.vol24')} OR ${movedRel('v.liq', 'l.liq')}))
+      OR (${now} - l.ts >= 3600 AND (${SNAP_COLS.map((k) => `v.${k} IS NOT l.${k}`).join(' OR ')})))`;
+
+/**
+ * A live price (src/service/live-history.ts) as a snapshot, by the rule the sync's snapshots follow
+ * (snapshotDue): ?1 market id, ?2 time (epoch s), ?3..?6 price, bid, ask and last trade in
+ * 1/10,000. Live moves extend a market's history: the first snapshots come from the catalog (its
+ * stored values as the baseline), so a market without one, closed, or snapshotted this second
+ * gets none. Money stays the last snapshot's (the stream carries none).
+ */
+export const LIVE_SNAPSHOT =
+  `WITH l AS (SELECT ts, ${SNAP_COLS.join(', ')} FROM market_history WHERE market_id = ?1 ORDER BY ts DESC LIMIT 1), ` +
+  'v AS (SELECT ?3 AS price, ?4 AS bid, ?5 AS ask, ?6 AS last, (SELECT vol24 FROM l) AS vol24, (SELECT liq FROM l) AS liq) ' +
+  `INSERT INTO market_history (market_id, ts, ${SNAP_COLS.join(', ')}) ` +
+  'SELECT ?1, ?2, v.price, v.bid, v.ask, v.last, v.vol24, v.liq FROM v JOIN l ON l.ts < ?2 ' +
+  `WHERE EXISTS (SELECT 1 FROM markets o WHERE o.id = ?1 AND o."closed" IS NOT 1) AND ${snapshotDue('?2')}`;
+
+/**
+ * `move_refs` kinds beside the price (0) and liquidity (1) references: a resolution the live layer
+ * reported (history-recorder.ts `resolvedLive`), so the sync's trigger does not report it again.
+ */
+export const RESOLVED_LIVE_REF = 2;
 
 const NEWLY_RESOLVED = ` OR (${resolved('NEW')} AND NOT ${resolved('o')})`;
 /**
@@ -96,11 +124,7 @@ const HISTORY_TRIGGERS: Record<string, string> = {
       .map((e, i) => `${e} AS ${SNAP_COLS[i]}`)
       .join(', ')}) v
     LEFT JOIN (SELECT * FROM market_history WHERE market_id = NEW.id ORDER BY ts DESC LIMIT 1) l
-    WHERE l.ts IS NULL
-      OR abs(v.price - l.price) >= ${BIG_MOVE} OR abs(v.liq - l.liq) >= max(1000, abs(l.liq) / 4)
-      OR (c.now - l.ts >= ${MIN_GAP_S} AND (${['price', 'bid', 'ask', 'last'].map((k) => moved(`v.${k}`, `l.${k}`, 10)).join(' OR ')}
-        OR ${movedRel('v.vol24', 'l.vol24')} OR ${movedRel('v.liq', 'l.liq')}))
-      OR (c.now - l.ts >= 3600 AND (${SNAP_COLS.map((k) => `v.${k} IS NOT l.${k}`).join(' OR ')}));
+    WHERE ${snapshotDue('c.now')};
   -- changes(): rows the snapshot insert just above wrote.
   INSERT INTO _hist_touched (id) SELECT NEW.id WHERE changes() > 0;
 END`,
@@ -115,7 +139,8 @@ END`,
   INSERT INTO changes (at, kind, entity, ref_id, before, after)
     SELECT c.now, 'resolved', 0, NEW.id, NULL, json_object('winner', ${winner('NEW')}, 'outcomePrices',
       CASE WHEN json_valid(NEW."outcomePrices") THEN json(NEW."outcomePrices") END)
-    FROM markets o, _hist_clock c WHERE o.id = NEW.id AND ${resolved('NEW')} AND NOT ${resolved('o')};
+    FROM markets o, _hist_clock c WHERE o.id = NEW.id AND ${resolved('NEW')} AND NOT ${resolved('o')}
+      AND NOT EXISTS (SELECT 1 FROM move_refs r WHERE r.market_id = NEW.id AND r.kind = ${RESOLVED_LIVE_REF});
 END`,
   hist_event_new: `BEFORE INSERT ON main.events WHEN NEW."closed" IS NOT 1 AND EXISTS (SELECT 1 FROM _hist_clock)
     AND NOT EXISTS (SELECT 1 FROM events o WHERE o.id = NEW.id) BEGIN

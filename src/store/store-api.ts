@@ -12,6 +12,7 @@
 import type { CatalogReader } from './catalog-reader.ts';
 import type { BatchInput, BatchResult } from './catalog-writer.ts';
 import type { LeaderboardStore } from './leaderboard-store.ts';
+import type { LiveRecords } from './live-records.ts';
 import type { MarketPageCache } from './market-page-cache.ts';
 import type { OrdersStore } from './orders-store.ts';
 import type { SearchReader } from './search-reader.ts';
@@ -21,6 +22,7 @@ import type { StorageStatus } from './storage-state.ts';
 import type { WrongTradingId } from './trading-id-index.ts';
 
 export type { WrongTradingId } from './trading-id-index.ts';
+export type { LivePricePoint, MarketTradingFields } from './live-records.ts';
 
 /** Catalog reads: listings and counts with the spec's filters and sorts, items by id or slug, tags, exports. */
 export type CatalogReads = Pick<
@@ -75,6 +77,12 @@ export interface TradingIdReads {
   wrongTradingId(id: string): WrongTradingId | undefined;
 }
 
+/**
+ * The live side's reads and writes (live-records.ts): markets' trading-id fields (by id, condition id,
+ * event), live price snapshots under the snapshot rule, and resolutions heard on the market channel.
+ */
+export type LiveRecordsApi = Pick<LiveRecords, 'tradingFields' | 'byCondition' | 'eventMarkets' | 'recordPrices' | 'resolved'>;
+
 /** Small durable key-value state of the syncs (last sync times, the history walk's position). */
 export interface SyncState {
   getMeta(key: string): string | undefined;
@@ -107,6 +115,7 @@ export interface Store extends CatalogWrites, SyncState, StoreHealth, TradingIdR
   readonly search: CatalogSearch;
   readonly sparklines: SparklineReads;
   readonly side: SideStores;
+  readonly liveRecords: LiveRecordsApi;
 }
 
 export type OrdersCache = SideStores['orders'];

@@ -37,7 +37,9 @@ export function OrderBook({ id, off }: { id: string; off?: string | undefined })
     refetchIntervalInBackground: false,
   });
   const polled = q.data?.id === id ? q.data : undefined;
-  const book: Pick<MarketBook, 'outcomes'> | undefined = streaming
+  // Live while it streams; else the polled book; a stale stream's last book until the first poll answers.
+  const showLive = !!live && live.outcomes.length > 0 && (streaming || !polled);
+  const book: Pick<MarketBook, 'outcomes'> | undefined = showLive
     ? {
         outcomes: live.outcomes.map((o) => ({
           name: o.name,
@@ -53,7 +55,7 @@ export function OrderBook({ id, off }: { id: string; off?: string | undefined })
     <section className="panel-section order-book" aria-label="Order book" data-testid="order-book" data-live={streaming}>
       <div className="panel-section-head">
         <h3 className="detail-h">Order book</h3>
-        {streaming || (tick && fresh.kind === 'stale') ? (
+        {showLive && tick ? (
           <FreshnessLabel fresh={fresh} testId="book-freshness" />
         ) : polled?.stale ? (
           <Age fetchedAt={polled.fetchedAt} stale testId="book-age" />

@@ -8,7 +8,9 @@ import { fmtInt } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { useLiveBook } from '../stream/store.ts';
 
-const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** A trade's time to the second, 24-hour, so the column stays one short line. */
+const time = (ms: number) =>
+  new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 
 export function TradeTape({ id, off }: { id: string; off?: string | undefined }) {
   const live = useLiveBook(id);

@@ -98,7 +98,12 @@ export function LiveChange({ m }: { m: Market }) {
   const { tick, fresh } = useMarketTick(m.id);
   const v = withQuote(m, tick?.quote)['oneDayPriceChange'];
   return (
-    <LiveValue tick={tick} fresh={fresh} title={num(v) === undefined ? undefined : `${fmtChange(v)} points of chance in 24 hours`}>
+    <LiveValue
+      tick={tick}
+      fresh={fresh}
+      title={num(v) === undefined ? undefined : `${fmtChange(v)} points of chance in 24 hours`}
+      flash={num(v) !== undefined}
+    >
       {changeCell(v)}
     </LiveValue>
   );

@@ -133,7 +133,8 @@ export function useTick(id: string): Tick | undefined {
  */
 let beat: ReturnType<typeof setInterval> | undefined;
 function beatStatus(): void {
-  if (!status) return;
+  // Off (offline, no WebSocket host) or nothing subscribed: no age to grow, nothing to re-render.
+  if (!status || status.status.state === 'off' || status.status.assets === 0) return;
   status = { ...status, now: Date.now() };
   for (const fn of statusListeners) fn();
 }
