@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --size 10k|100k|500k|1m] [--only NAME]`, NAME one of sync, catalog, start, search,
- * native, limits, ui, persist, account, fairness, export, kills, history, screens, cold, alerts, diff.
+ * native, limits, ui, persist, account, fairness, export, kills, history, screens, cold, alerts, diff, live
+ * (`--live-minutes M --live-drops N --live-freezes N --live-seed S`: bench/live.ts).
  *
  * Against a synthetic catalog served by the fake upstream (its own process): full sync time
  * and peak memory, warm start, and HTTP latency of catalog queries through the real service
@@ -22,6 +23,11 @@ const { values } = parseArgs({
     n: { type: 'string' },
     'fair-runs': { type: 'string', default: '3' },
     'fair-seconds': { type: 'string', default: '60' },
+    // The live bench's soak (issue 26: RSS flat over 10 minutes), drops, freezes, and the walk's seed (default: random).
+    'live-minutes': { type: 'string', default: '10' },
+    'live-drops': { type: 'string', default: '50' },
+    'live-freezes': { type: 'string', default: '3' },
+    'live-seed': { type: 'string' },
   },
   strict: true,
 });
@@ -46,8 +52,9 @@ const stopAll = () => Promise.all(procs.map((p) => p.stop()));
 
 try {
   // ---- sync --------------------------------------------------------------------------------
-  // The kill bench makes its own caches, and the diff bench needs none: neither needs a synced one.
-  if (want('sync') || (only !== 'kills' && only !== 'diff' && !existsSync(path.join(cacheDir, 'catalog.sqlite')))) {
+  // The kill and live benches make their own caches, and the diff bench needs none: none needs a synced one.
+  const ownCache = only === 'kills' || only === 'diff' || only === 'live';
+  if (want('sync') || (!ownCache && !existsSync(path.join(cacheDir, 'catalog.sqlite')))) {
     // The fake holds the whole catalog as objects: 4 GiB at a million markets, V8's default heap limit here,
     // where its garbage collection took a third of its CPU and stalled the sync's pages (bench/fake-serve.ts).
     const fakeFlags = markets >= 500_000 ? ['--max-old-space-size=8192'] : [];
@@ -242,6 +249,21 @@ try {
     const { benchWordDiff } = await import('./word-diff.ts');
     const r = benchWordDiff();
     results['diff'] = r.results;
+    report.push(...r.report);
+  }
+  // ---- live (issue 26): the market channel through the service, its faults, the painted cell (own processes) --
+  if (want('live')) {
+    const { benchLive } = await import('./live.ts');
+    const r = await benchLive(
+      {
+        minutes: Number(values['live-minutes']),
+        drops: Number(values['live-drops']),
+        freezes: Number(values['live-freezes']),
+        seed: values['live-seed'] !== undefined ? Number(values['live-seed']) : Math.floor(Math.random() * 2 ** 32),
+      },
+      procs,
+    );
+    results['live'] = r.results;
     report.push(...r.report);
   }
   // ---- sql.js against native SQLite -------------------------------------------------------

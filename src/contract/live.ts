@@ -97,6 +97,20 @@ export interface LiveCounters {
   restBooks: number;
 }
 
+/** Every counter at zero: a live layer's start. */
+export const zeroLiveCounters = (): LiveCounters => ({
+  messages: 0,
+  malformed: 0,
+  duplicates: 0,
+  stale: 0,
+  resyncs: 0,
+  hashMismatches: 0,
+  gaps: 0,
+  drops: 0,
+  replaced: 0,
+  restBooks: 0,
+});
+
 /**
  * The live layer's health (`/status` `live`). `state`: `off` (offline, or no WebSocket host),
  * `idle` (nothing subscribed), `connecting`, `live` (every socket open and fresh), `degraded`

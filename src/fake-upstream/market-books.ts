@@ -13,7 +13,7 @@
  * REST book, the channel's `book` snapshots, and each `price_change` entry, whose `hash` covers its
  * asset's whole book after that entry was applied, with `timestamp` = the message's timestamp.
  */
-import { createHash } from 'node:crypto';
+import { bookSummaryHash } from '../live/book-hash.ts';
 
 export type Side = 'BUY' | 'SELL';
 
@@ -46,19 +46,8 @@ export const fmtSize = (x: number | string): string => String(Number(x));
 
 /** The official client's book summary hash (see the header): SHA-1 of the summary with `hash: ""`. */
 export function bookHash(b: Omit<BookSummary, 'hash'>): string {
-  const summary: BookSummary = {
-    market: b.market,
-    asset_id: b.asset_id,
-    timestamp: b.timestamp,
-    hash: '',
-    bids: b.bids.map((l) => ({ price: l.price, size: l.size })),
-    asks: b.asks.map((l) => ({ price: l.price, size: l.size })),
-    min_order_size: b.min_order_size,
-    tick_size: b.tick_size,
-    neg_risk: b.neg_risk,
-    last_trade_price: b.last_trade_price,
-  };
-  return createHash('sha1').update(JSON.stringify(summary)).digest('hex');
+  // The service's own implementation of the SDKs' hash (checked against both SDKs in its test).
+  return bookSummaryHash(b);
 }
 
 /** One token's live book: levels by price (strings as sent), tick size, last trade, timestamp. */

@@ -67,14 +67,16 @@ export async function registerMarketWs(app: FastifyInstance, opts: MarketWsOptio
   const byAsset = new Map<string, Set<Local>>();
   let seq = 0;
 
-  const send = (c: Local, text: string): void => {
+  /** `bytes`: the text already encoded, when many sockets get the same frame (encoded once, not per socket). */
+  const send = (c: Local, text: string, bytes?: Buffer): void => {
     if (c.socket.readyState !== c.socket.OPEN) return;
     if (c.socket.bufferedAmount > maxBuffered) {
       log.warn(`/ws/market: a local subscriber fell ${c.socket.bufferedAmount} bytes behind; closing it`);
       c.socket.close(1013, 'too slow: messages were piling up');
       return;
     }
-    c.socket.send(text);
+    if (bytes) c.socket.send(bytes, { binary: false });
+    else c.socket.send(text);
   };
 
   const subscribe = (c: Local, ids: unknown, dump: boolean): void => {
@@ -150,10 +152,24 @@ export async function registerMarketWs(app: FastifyInstance, opts: MarketWsOptio
         list.push(e);
       }
     }
+    // Scripts on the same assets get the same text: one encoding for all of them.
+    const encoded = new Map<string, Buffer>();
     for (const [c, events] of per) {
-      if (!f.array) send(c, events[0]!.text);
-      else if (events.length === f.events.length && f.text !== undefined) send(c, f.text);
-      else send(c, `[${events.map((e) => e.text).join(',')}]`);
+      const text = !f.array
+        ? events[0]!.text
+        : events.length === f.events.length && f.text !== undefined
+          ? f.text
+          : `[${events.map((e) => e.text).join(',')}]`;
+      if (per.size === 1) {
+        send(c, text);
+        continue;
+      }
+      let bytes = encoded.get(text);
+      if (!bytes) {
+        bytes = Buffer.from(text);
+        encoded.set(text, bytes);
+      }
+      send(c, text, bytes);
     }
   });
 

@@ -15,7 +15,7 @@
  *   and the outbound scheduler).
  * - Changes are published as typed events (`on`); `status()` is the health `/status` shows.
  */
-import type { LiveBook, LiveCounters, LiveStatus, LiveTrade } from '../contract/live.ts';
+import { zeroLiveCounters, type LiveBook, type LiveStatus, type LiveTrade } from '../contract/live.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import type { Timers } from '../limits/scheduler.ts';
 import { AssetBook, fingerprint } from './asset-book.ts';
@@ -140,19 +140,6 @@ const NOTICES_KEPT = 1024;
 /** Failed hash checks, with none verified, after which the upstream's hashes are taken to be uncheckable. */
 const HASH_EVIDENCE = 5;
 
-const zeroCounters = (): LiveCounters => ({
-  messages: 0,
-  malformed: 0,
-  duplicates: 0,
-  stale: 0,
-  resyncs: 0,
-  hashMismatches: 0,
-  gaps: 0,
-  drops: 0,
-  replaced: 0,
-  restBooks: 0,
-});
-
 export class LiveMarkets {
   /** The market channel's URL; undefined when the layer is off. */
   readonly url: string | undefined;
@@ -165,7 +152,7 @@ export class LiveMarkets {
   private readonly snapshotTimeoutMs: number;
   private readonly cooldownMs: number;
   private readonly fetchBook: BookFetcher | undefined;
-  private readonly counters = zeroCounters();
+  private readonly counters = zeroLiveCounters();
   /** asset -> owner -> leases held. */
   private readonly owners = new Map<string, Map<string, number>>();
   private readonly books = new Map<string, AssetBook>();

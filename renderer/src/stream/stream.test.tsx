@@ -7,7 +7,7 @@
 import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LiveQuote, LiveStatus } from '../../../src/contract/live.ts';
+import { zeroLiveCounters, type LiveQuote, type LiveStatus } from '../../../src/contract/live.ts';
 import type { Market } from '../api.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -38,18 +38,7 @@ function status(over: Partial<LiveStatus> = {}, quietMs = 200): LiveStatus {
     stalled: false,
     staleAfterMs: 10_000,
     hashCheck: 'unknown',
-    counters: {
-      messages: 1,
-      malformed: 0,
-      duplicates: 0,
-      stale: 0,
-      resyncs: 0,
-      hashMismatches: 0,
-      gaps: 0,
-      drops: 0,
-      replaced: 0,
-      restBooks: 0,
-    },
+    counters: { ...zeroLiveCounters(), messages: 1 },
     shards: [{ id: 1, state: 'open', assets: 2, lastFrameAgeMs: quietMs, reconnects: 0, quietMs }],
     ...over,
   };
