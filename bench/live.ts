@@ -791,6 +791,13 @@ export async function benchLive(opts: LiveBenchOptions, procs: Proc[]): Promise<
       }
     }
     results['paint'] = paint;
+    // What the service warned about meanwhile (a silent socket replaced, a slow subscriber closed, a failing listener).
+    const warnings = serve
+      .output()
+      .split('\n')
+      .filter((l) => l.includes(' warning: '));
+    results['serviceWarnings'] = { count: warnings.length, first: warnings.slice(0, 10) };
+    if (warnings.length) log(`the service warned ${warnings.length} times; the first: ${warnings[0]}`);
     load['end'] = r1(os.loadavg()[0]!);
     if ('skipped' in paint) log(`painted cell: skipped (${paint.skipped})`);
 
