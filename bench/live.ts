@@ -340,26 +340,31 @@ export async function benchLive(opts: LiveBenchOptions, procs: Proc[]): Promise<
 
   // ---- the service ------------------------------------------------------------------------------
   const data = tempDir('marketdesk-bench-live-');
-  const serve = cliProcess([
-    'serve',
-    '--data-dir',
-    data.dir,
-    '--gamma-url',
-    upUrl!,
-    '--clob-url',
-    upUrl!,
-    '--data-url',
-    upUrl!,
-    '--clob-ws-url',
-    upWs!,
-    '--sync-interval',
-    '86400',
-    '--no-limits',
-    '--base-port',
-    '0',
-    '--clob-port',
-    '0',
-  ]);
+  const serve = cliProcess(
+    [
+      'serve',
+      '--data-dir',
+      data.dir,
+      '--gamma-url',
+      upUrl!,
+      '--clob-url',
+      upUrl!,
+      '--data-url',
+      upUrl!,
+      '--clob-ws-url',
+      upWs!,
+      '--sync-interval',
+      '86400',
+      '--no-limits',
+      '--base-port',
+      '0',
+      '--clob-port',
+      '0',
+      // e.g. MARKETDESK_BENCH_SERVICE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to see where its time goes.
+    ],
+    'built',
+    (process.env['MARKETDESK_BENCH_SERVICE_FLAGS'] ?? '').split(' ').filter(Boolean),
+  );
   procs.push(serve);
   const scripts: Script[] = [];
   let keeping = true;

@@ -117,6 +117,25 @@ describe('/ws/market on the clob face', () => {
     await until(() => s.live.assets().length === 0);
   });
 
+  it('a burst of upstream frames reaches every script as the same frames, one message each, in order', async () => {
+    const [a, b] = ids(2);
+    const scripts = Array.from({ length: 20 }, () => new MarketScript(wsUrl));
+    await Promise.all(scripts.map((c) => c.opened));
+    for (const c of scripts) c.send({ assets_ids: [a, b], type: 'market' });
+    await until(() => scripts.every((c) => !!c.book(a!) && !!c.book(b!)));
+    const from = scripts.map((c) => c.texts.length);
+    // Sent back to back, so the service reads many of them in one turn (its writes are corked per turn).
+    const burst = Array.from({ length: 40 }, (_, i) =>
+      i % 2 ? stub.change(a!, 'BUY', (0.01 + i / 10_000).toFixed(4), String(i + 1)) : stub.trade(b!, '0.5', String(i + 1), 'SELL'),
+    );
+    for (const [i, m] of burst.entries()) stub.send(m, i % 2 ? a : b);
+    await until(() => scripts.every((c, k) => c.texts.length >= from[k]! + burst.length));
+    const want = burst.map((m) => JSON.stringify(m));
+    for (const [k, c] of scripts.entries()) expect(c.texts.slice(from[k])).toEqual(want);
+    for (const c of scripts) expect(c.book(a!)).toEqual(stub.levels(a!));
+    await Promise.all(scripts.map((c) => c.close()));
+  });
+
   it('sends custom events only to sockets that asked, and answers what it cannot take with INVALID OPERATION', async () => {
     const [a] = ids(1);
     const plain = new MarketScript(wsUrl);
