@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { randInt } from '../fake-upstream/prng.ts';
 import { testSeed } from '../testing/seed.ts';
-import { AssetBook } from './asset-book.ts';
+import { AssetBook, fingerprint } from './asset-book.ts';
 import { bookSummaryHash } from './book-hash.ts';
 import { readBook, type LevelChange } from './protocol.ts';
 
@@ -41,6 +41,19 @@ const change = (side: 'BUY' | 'SELL', price: string, size: string): LevelChange 
 });
 
 describe('AssetBook', () => {
+  it('remembers the last 64 fingerprints: a duplicate among them is found, an older one is forgotten', () => {
+    const b = new AssetBook(ID, 0);
+    const fps = Array.from({ length: 100 }, (_, i) => fingerprint(`{"event":${i}}`));
+    expect(new Set(fps).size).toBe(100);
+    for (const [i, fp] of fps.entries()) {
+      expect(b.isDuplicate(fp)).toBe(false);
+      b.remember(fp);
+      b.remember(fp);
+      // The model: the last 64 distinct fingerprints remembered.
+      for (const [j, old] of fps.slice(0, i + 1).entries()) expect(b.isDuplicate(old)).toBe(i - j < 64);
+    }
+  });
+
   it('keeps the upstream order (bids ascending, asks descending), and a snapshot is the truth', () => {
     const b = new AssetBook(ID, 0);
     expect(

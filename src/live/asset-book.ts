@@ -42,7 +42,6 @@ class Side {
   readonly levels = new Map<number, LiveLevel>();
   /** The order the upstream lists this side in (bids ascending, asks descending by default). */
   ascending: boolean;
-  private list: LiveLevel[] | undefined;
   constructor(ascending: boolean) {
     this.ascending = ascending;
   }
@@ -53,16 +52,14 @@ class Side {
     }
     // Keep the upstream's direction when the snapshot shows one.
     if (levels.length >= 2) this.ascending = Number(levels[0]!.price) < Number(levels[levels.length - 1]!.price);
-    this.list = undefined;
   }
   set(price: string, size: string): void {
     if (Number(size) > 0) this.levels.set(Number(price), { price, size });
     else this.levels.delete(Number(price));
-    this.list = undefined;
   }
+  /** Built per call, not cached: a list kept until the asset's next change would outlive the young generation. */
   sorted(): LiveLevel[] {
-    this.list ??= [...this.levels.entries()].sort((a, b) => (this.ascending ? a[0] - b[0] : b[0] - a[0])).map(([, l]) => l);
-    return this.list;
+    return [...this.levels.entries()].sort((a, b) => (this.ascending ? a[0] - b[0] : b[0] - a[0])).map(([, l]) => l);
   }
   best(highest: boolean): string | null {
     let best: number | undefined;
@@ -106,8 +103,9 @@ export class AssetBook {
   restInFlight = false;
   /** `GET /book` answered 404: the CLOB has no book for this id. */
   noBook = false;
-  private readonly recent = new Set<number>();
-  private readonly recentOrder: number[] = [];
+  /** The last RECENT fingerprints, a ring of unboxed numbers (a Set would box each one on the heap). */
+  private readonly recent = new Float64Array(RECENT).fill(Number.NaN);
+  private recentNext = 0;
   /** The last TAPE_SIZE trades, oldest first. */
   private readonly tape: LiveTrade[] = [];
 
@@ -119,14 +117,13 @@ export class AssetBook {
   }
 
   isDuplicate(fp: number): boolean {
-    return this.recent.has(fp);
+    return this.recent.includes(fp);
   }
 
   remember(fp: number): void {
-    if (this.recent.has(fp)) return;
-    this.recent.add(fp);
-    this.recentOrder.push(fp);
-    if (this.recentOrder.length > RECENT) this.recent.delete(this.recentOrder.shift()!);
+    if (this.recent.includes(fp)) return;
+    this.recent[this.recentNext] = fp;
+    this.recentNext = (this.recentNext + 1) % RECENT;
   }
 
   /** Waits for a snapshot again (a resubscription): changes are not applied until it comes. */
