@@ -152,21 +152,55 @@ export async function registerMarketWs(app: FastifyInstance, opts: MarketWsOptio
     return undefined;
   };
 
+  /** Calls `fn` once for each socket that takes `e` (subscribed to one of its assets, or everyone for a broadcast). */
+  const eachTarget = (e: LiveFrameEvent, fn: (c: Local) => void): void => {
+    const custom = CUSTOM_EVENTS.has(e.type);
+    const take = (c: Local) => {
+      if (!custom || c.custom) fn(c);
+    };
+    if (e.broadcast) for (const c of conns) take(c);
+    else if (e.assets.length === 1) for (const c of byAsset.get(e.assets[0]!) ?? []) take(c);
+    else {
+      const seen = new Set<Local>();
+      for (const id of e.assets) {
+        for (const c of byAsset.get(id) ?? []) {
+          if (seen.has(c)) continue;
+          seen.add(c);
+          take(c);
+        }
+      }
+    }
+  };
+
   /** Each local socket gets the frame's events about its assets: the frame as received when they are all of it. */
   const stopFrames = live.on('frame', (f: LiveFrame) => {
+    // The common case, one event: the same text to every taker, encoded once, nothing else built.
+    if (f.events.length === 1) {
+      const e = f.events[0]!;
+      const text = f.text ?? (f.array ? `[${e.text}]` : e.text);
+      let bytes: Buffer | undefined;
+      let first: Local | undefined;
+      eachTarget(e, (c) => {
+        if (!first) {
+          first = c;
+          return;
+        }
+        bytes ??= Buffer.from(text);
+        send(c, text, bytes);
+      });
+      if (first) send(first, text, bytes);
+      return;
+    }
     const per = new Map<Local, LiveFrameEvent[]>();
     for (const e of f.events) {
-      const custom = CUSTOM_EVENTS.has(e.type);
-      const targets = e.broadcast ? conns : new Set(e.assets.flatMap((id) => [...(byAsset.get(id) ?? [])]));
-      for (const c of targets) {
-        if (custom && !c.custom) continue;
+      eachTarget(e, (c) => {
         let list = per.get(c);
         if (!list) {
           list = [];
           per.set(c, list);
         }
         list.push(e);
-      }
+      });
     }
     // Scripts on the same assets get the same text: one encoding for all of them.
     const encoded = new Map<string, Buffer>();
