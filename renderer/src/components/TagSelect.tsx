@@ -6,35 +6,12 @@
  * the search change, not on every other filter change or count.
  */
 import { memo, useMemo, useState } from 'react';
+import type { TagOption } from './tag-match.ts';
 import { fmtInt } from '../format.ts';
 import './filters.css';
+import { matchTags } from './tag-match.ts';
 
-export interface TagOption {
-  id: string;
-  label?: string | undefined;
-  /** Open markets carrying the tag (unknown for a chosen tag the ranked list left out). */
-  open_markets?: number | undefined;
-}
-
-/** Case- and accent-folded words, as the search index reads them. */
-export const foldWords = (text: string): string[] =>
-  text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-
-/** The options whose label has a word starting with each typed word; the chosen one always. */
-export function matchTags<T extends TagOption>(options: readonly T[], query: string, chosen: string): T[] {
-  const want = foldWords(query);
-  if (want.length === 0) return [...options];
-  return options.filter((t) => {
-    if (t.id === chosen) return true;
-    const have = foldWords(t.label ?? '');
-    return want.every((w) => have.some((h) => h.startsWith(w)));
-  });
-}
+export type { TagOption } from './tag-match.ts';
 
 export const TagSelect = memo(function TagSelect({
   value,

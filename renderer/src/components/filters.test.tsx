@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { filterParams, readUiState } from '../ui-state.tsx';
 import { MARKETS_SHOWN, shownMarkets } from '../views/search-results.ts';
 import { QUICK_FILTER_DEBOUNCE_MS, QuickFilter } from './QuickFilter.tsx';
-import { matchTags } from './TagSelect.tsx';
+import { matchTags } from './tag-match.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
