@@ -5,7 +5,7 @@
  * (testing/search-model.ts), a brute-force edit distance over every catalog word, tag counts from
  * the fixture's own events.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { operations, parseParams, type RawParams } from '../contract/index.ts';
 import type { GammaEvent } from '../contract/gamma.ts';
 import { fixtureEvents } from '../testing/fixtures.ts';
@@ -195,6 +195,23 @@ describe('typos', () => {
       expect(r.events).toEqual([]);
     }
     expect(store.search.desk(deskParams({ q: 'electon', correct: 'false' })).corrected).toBeUndefined();
+  });
+
+  it('the word list follows the catalog: read in the background once it is 5 minutes old and the catalog changed', async () => {
+    const { store } = await fixtureStore();
+    let now = 1_000_000;
+    store.search.now = () => now;
+    const typo = 'quizzicalty';
+    expect(store.search.desk(deskParams({ q: typo })).corrected).toBeUndefined();
+    store.apply({
+      events: [{ id: '999001', title: 'Quizzicality index above 3?', slug: 'quiz-999001', updatedAt: '2026-01-01T00:00:00Z' }],
+    });
+    // Young: the list in hand serves, the new word is not in it yet.
+    expect(store.search.desk(deskParams({ q: typo })).corrected).toBeUndefined();
+    now += 5 * 60_000;
+    // Old and stale: this search starts a background read; a later one finds the new word.
+    store.search.desk(deskParams({ q: typo }));
+    await vi.waitFor(() => expect(store.search.desk(deskParams({ q: typo })).corrected).toEqual({ q: 'quizzicality', from: typo }));
   });
 
   it('editDistance agrees with the plain one within its limit', () => {

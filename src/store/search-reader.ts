@@ -39,6 +39,33 @@ const TAG_WEIGHTS = [2, 1];
  * every few seconds, and a word list a few minutes old suggests as well as a fresh one.
  */
 const VOCABULARY_MAX_AGE_MS = 5 * 60_000;
+/** Rows per slice of the background word-list read (a few ms each). */
+const VOCABULARY_SLICE = 2000;
+/** Where the typo word list comes from: event titles, market questions. */
+const VOCABULARY_SOURCES = [
+  ['events', 'title'],
+  ['markets', 'question'],
+] as const;
+
+interface VocabularyRead {
+  counts: Map<string, number>;
+  /** total_changes() when the read began. */
+  stamp: number;
+  /** Index into VOCABULARY_SOURCES, and the last id read there. */
+  table: number;
+  after: number;
+}
+
+/** Words as unicode61 with remove_diacritics cuts them: letters and digits, case and accents folded. */
+function foldedWords(text: string): string[] {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
 /** The ranked tag counts are a full pass over the market tags: kept this long across writes, as the vocabulary. */
 const TAG_COUNTS_MAX_AGE_MS = 60_000;
 const K1 = 1.2;
@@ -114,6 +141,9 @@ export class SearchReader {
   private ranked = 0;
 
   private vocab: { words: Vocabulary; stamp: number; at: number } | undefined;
+  /** The word list being read (warmVocabulary), if any. */
+  private reading: VocabularyRead | undefined;
+  private stopped = false;
   private tagCounts: { counts: Map<number, number>; stamp: number; at: number } | undefined;
   /** The clock the vocabulary's and tag counts' ages are read on (tests move it). */
   now: () => number = Date.now;
@@ -312,23 +342,82 @@ export class SearchReader {
   }
 
   /**
-   * The catalog's words (event titles, market questions) with their document counts, for typo
-   * correction; rebuilt after a write once it is VOCABULARY_MAX_AGE_MS old.
+   * The word list for typo correction (search-typos.ts). It is read in slices on timers (a
+   * full read is seconds at 100k markets, too long for a request): started at open (warmVocabulary)
+   * and again when a correction finds it older than VOCABULARY_MAX_AGE_MS with catalog writes
+   * since; the last complete list serves meanwhile. Only when there is none, or it was read from an
+   * empty catalog, does a request finish the read itself.
    */
   vocabulary(): Vocabulary {
     const stamp = Number(this.st.value('SELECT total_changes()'));
     const v = this.vocab;
-    if (v && (v.stamp === stamp || this.now() - v.at < VOCABULARY_MAX_AGE_MS)) return v.words;
-    const counts = new Map<string, number>();
-    for (const sql of [
-      'SELECT t.token, count(DISTINCT e.id) FROM events e, temp.search_tokens t WHERE t.input = e."title" GROUP BY t.token',
-      'SELECT t.token, count(DISTINCT m.id) FROM markets m, temp.search_tokens t WHERE t.input = m."question" GROUP BY t.token',
-    ]) {
-      for (const [token, n] of this.st.all(sql)) counts.set(String(token), (counts.get(String(token)) ?? 0) + Number(n));
+    if (v && v.stamp !== stamp && this.now() - v.at >= VOCABULARY_MAX_AGE_MS) this.warmVocabulary();
+    if (v && (v.stamp === stamp || v.words.size > 0)) return v.words;
+    const read = this.reading ?? this.startReading();
+    while (!this.readSlice(read, Number.POSITIVE_INFINITY)) {
+      // the whole catalog, now
     }
-    const words = new Vocabulary(counts);
-    this.vocab = { words, stamp, at: this.now() };
-    return words;
+    return this.vocab!.words;
+  }
+
+  /** Starts reading the word list in the background (no-op while one is being read). */
+  warmVocabulary(): void {
+    if (this.reading) return;
+    const read = this.startReading();
+    const step = () => {
+      if (this.reading !== read || this.stopped) return;
+      try {
+        if (!this.readSlice(read, VOCABULARY_SLICE)) setTimeout(step, 0).unref?.();
+      } catch {
+        // The cache was closed under it: nothing to read any more.
+        this.reading = undefined;
+      }
+    };
+    setTimeout(step, 0).unref?.();
+  }
+
+  /** Stops a background read (the store is closing). */
+  stop(): void {
+    this.stopped = true;
+    this.reading = undefined;
+  }
+
+  private startReading(): VocabularyRead {
+    const read: VocabularyRead = {
+      counts: new Map(),
+      stamp: Number(this.st.value('SELECT total_changes()')),
+      table: 0,
+      after: Number.NEGATIVE_INFINITY,
+    };
+    this.reading = read;
+    return read;
+  }
+
+  /**
+   * Reads up to `rows` more titles or questions into `read`; true (and the list in place) once done.
+   * Tokenized in JS as the index's unicode61 does (letters and digits, case and accents folded):
+   * several times faster than the tokenizer table, and a suggestion is only kept when the index
+   * finds something for it (desk()).
+   */
+  private readSlice(read: VocabularyRead, rows: number): boolean {
+    const [table, column] = VOCABULARY_SOURCES[read.table]!;
+    const limit = Number.isFinite(rows) ? rows : -1;
+    const got = this.st.all(`SELECT id, "${column}" FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`, [
+      Number.isFinite(read.after) ? read.after : -1,
+      limit,
+    ]);
+    for (const [id, text] of got) {
+      read.after = id as number;
+      if (typeof text !== 'string') continue;
+      for (const w of new Set(foldedWords(text))) read.counts.set(w, (read.counts.get(w) ?? 0) + 1);
+    }
+    if (limit >= 0 && got.length === limit) return false;
+    read.table++;
+    read.after = Number.NEGATIVE_INFINITY;
+    if (read.table < VOCABULARY_SOURCES.length) return false;
+    this.vocab = { words: new Vocabulary(read.counts), stamp: read.stamp, at: this.now() };
+    if (this.reading === read) this.reading = undefined;
+    return true;
   }
 
   /** q with each word the catalog does not know replaced by its nearest catalog word; undefined when none is. */
