@@ -110,7 +110,7 @@ test('a misspelt word is corrected from the catalog’s words, and the view says
   await page.keyboard.press('Control+K');
   await page.keyboard.type(typo);
   await expect(searchReady(page, typo)).toBeVisible();
-  await expect(page.getByTestId('search-corrected')).toHaveText(`No match for “${typo}”; showing results for “${answer.corrected!.q}”.`);
+  await expect(page.getByTestId('search-corrected')).toHaveText(`No match for ${typo}; showing results for ${answer.corrected!.q}.`);
   await expect(page.getByTestId('search-event')).toHaveText(answer.events.map((e) => String(e.title ?? e.slug ?? e.id)));
 });
 
