@@ -220,8 +220,10 @@ function SearchEventItem({ event, top }: { event: DeskSearchEvent; top: boolean 
                 onKeyDown={onResultsKey}
                 onClick={() => nav.open('market', m.id)}
               >
-                <span className="em-title">{(m['groupItemTitle'] as string | undefined) || m.question || m.id}</span>
-                {matched ? <span className="match-badge">match</span> : null}
+                <span className="em-title">
+                  {(m['groupItemTitle'] as string | undefined) || m.question || m.id}
+                  {matched ? <span className="match-badge">match</span> : null}
+                </span>
                 <OutcomeBox market={m} />
                 <span className="em-vol num">{fmtMoney(m.volume)}</span>
                 <StatusBadge item={m} />
