@@ -453,8 +453,10 @@ export class SearchReader {
     if (!c || (c.stamp !== stamp && this.now() - c.at >= TAG_COUNTS_MAX_AGE_MS)) {
       const counts = new Map<number, number>();
       for (const [id, n] of this.st.all(
-        'SELECT mt.tag_id, count(*) FROM market_tags mt JOIN markets m ON m.id = mt.market_id ' +
-          'WHERE m."active" = 1 AND m."closed" = 0 AND m."archived" IS NOT 1 GROUP BY mt.tag_id',
+        // The open markets' ids from a covering status index (no 2 KB row read), then market_tags in key
+        // order (`+`: not probed per market), so the counts come out grouped with no sort.
+        'SELECT tag_id, count(*) FROM market_tags WHERE +market_id IN (SELECT id FROM markets ' +
+          'WHERE "closed" = 0 AND "active" = 1 AND "archived" IS NOT 1) GROUP BY tag_id',
       )) {
         counts.set(id as number, n as number);
       }
