@@ -122,6 +122,31 @@ export async function benchSearch(cacheDir: string, n: number, procs: Proc[]): P
   const variedName = `two words, ${pairs.length} different pairs of common words (each in at most 20 % of titles)`;
   lat[variedName] = { ...varied, totalResults: -1 };
   rows.push([variedName, 'varies', varied.p50, varied.p95, varied.p99, varied.bytes]);
+  // The desk's search (GET /desk/search, the app's Search view): the same pairs, plus which
+  // markets matched (a tokenizer pass over a page's titles and questions).
+  k = 0;
+  const desk = await measure(() => `${base}/desk/search?q=${encodeURIComponent(pairs[k++ % pairs.length]!)}`, n, 10);
+  const deskName = `desk search (/desk/search, 10 a page), the same ${pairs.length} pairs`;
+  lat[deskName] = { ...desk, totalResults: -1 };
+  rows.push([deskName, 'varies', desk.p50, desk.p95, desk.p99, desk.bytes]);
+  // A typo in the pair's first word (one letter dropped from its middle), so nothing matches as
+  // typed and the service corrects it: the miss, the word list (built once, on the first), the retry.
+  const typos = pairs.map((q) => {
+    const [a, b] = q.split(' ') as [string, string];
+    const mid = a.length >> 1;
+    return `${a.slice(0, mid)}${a.slice(mid + 1)} ${b}`;
+  });
+  const firstTypo = performance.now();
+  await get(`${base}/desk/search?q=${encodeURIComponent(typos[0]!)}&nocache=first`);
+  const vocabularyMs = performance.now() - firstTypo;
+  k = 0;
+  const typo = await measure(() => `${base}/desk/search?q=${encodeURIComponent(typos[k++ % typos.length]!)}`, n, 10);
+  const typoName = `desk search, the pairs with a typo (corrected; the word list built before, in ${vocabularyMs.toFixed(0)} ms)`;
+  lat[typoName] = { ...typo, totalResults: -1 };
+  rows.push([typoName, 'varies', typo.p50, typo.p95, typo.p99, typo.bytes]);
+  const tags = await measure(() => `${base}/tags/ranked?nocache=${k++}`, n, 10);
+  lat['ranked tags (/tags/ranked)'] = { ...tags, totalResults: -1 };
+  rows.push(['ranked tags (/tags/ranked)', '-', tags.p50, tags.p95, tags.p99, tags.bytes]);
   // For comparison: the same URL again and again, answered by the response cache.
   const hit = await measure(`${base}/public-search?q=bitcoin%20december`, n, 10);
   lat['two words, repeated (response cache hit)'] = { ...hit, totalResults: lat[queries[1]![0]]!.totalResults };

@@ -4,6 +4,8 @@
  * which must say what is true rather than blame the filters or show an error code.
  */
 import type { Page } from '@playwright/test';
+import type { DeskSearchResult } from '../src/contract/index.ts';
+import { shownMarkets } from '../renderer/src/views/search-results.ts';
 import { startService } from '../src/http/server.ts';
 import { DEAD_UPSTREAM } from '../src/testing/fixtures.ts';
 import { openApp } from './support/env.ts';
@@ -11,12 +13,15 @@ import { expect, test } from './support/fixtures.ts';
 
 type Json = Record<string, unknown>;
 const label = (e: Json) => String(e['title'] ?? e['slug'] ?? e['id']);
+const marketLabel = (m: Json) => String(m['question'] ?? m['id']);
 const searchBox = (page: Page) => page.getByLabel('Search markets, events and tags');
 
 test('Alt+4 (the Search tab) focuses the search box; the arrows walk the results and Enter opens one', async ({ app: page, api }) => {
   const term = 'bitcoin';
-  const found = await api<{ events: Json[]; tags: Json[] }>(`/public-search?q=${term}&limit_per_type=10`);
-  expect(found.events.length, 'enough events to walk').toBeGreaterThanOrEqual(3);
+  const found = await api<DeskSearchResult>(`/desk/search?q=${term}&limit_per_type=10`);
+  // The walk, in screen order: each event, then the markets the view lists under it (search-results.ts), then tags.
+  const walk = found.events.flatMap((e) => [label(e as unknown as Json), ...shownMarkets(e).markets.map((m) => marketLabel(m.market))]);
+  expect(walk.length, 'enough results to walk').toBeGreaterThanOrEqual(3);
 
   await page.keyboard.press('Alt+4');
   await expect(searchBox(page)).toBeFocused();
@@ -24,7 +29,7 @@ test('Alt+4 (the Search tab) focuses the search box; the arrows walk the results
   await expect(searchBox(page)).toHaveValue(term);
   await expect(page.locator(`.search-view[data-state="ready"][data-query="${term}"]`)).toBeVisible();
 
-  const results = page.locator('[data-testid="search-event"], [data-testid="search-tag"]');
+  const results = page.locator('[data-testid="search-event"], [data-testid="search-market"], [data-testid="search-tag"]');
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
   await expect(results.nth(2)).toBeFocused();
   await page.keyboard.press('ArrowUp');
@@ -32,8 +37,8 @@ test('Alt+4 (the Search tab) focuses the search box; the arrows walk the results
   await page.keyboard.press('ArrowDown');
 
   await page.keyboard.press('Enter');
-  // The third event opens over the results, not over an unrelated grid.
-  await expect(page.getByTestId('detail-title')).toHaveText(label(found.events[2]!));
+  // The third result opens over the results, not over an unrelated grid.
+  await expect(page.getByTestId('detail-title')).toHaveText(walk[2]!);
   await expect(page.getByRole('tab', { name: 'Search', exact: true })).toHaveAttribute('aria-selected', 'true');
 });
 

@@ -35,6 +35,10 @@ declare global {
 export type { Market, Event, EventTag, Tag, SyncStatus, ServiceStatus, StorageStatus, EventRef } from '../../src/contract/types.ts';
 export type {
   LimitsStatus,
+  DeskSearchEvent,
+  DeskSearchResult,
+  RankedTag,
+  RankedTags,
   SearchEvent,
   SearchResult,
   SearchTag,
@@ -199,6 +203,7 @@ export const api = {
   },
   tags: {
     list: (params: InputOf<'tags.list'>) => call('tags.list', params),
+    ranked: (params: InputOf<'tags.ranked'>) => call('tags.ranked', params),
   },
   service: {
     status: () => call('service.status', {}),
@@ -208,6 +213,7 @@ export const api = {
   },
   search: {
     query: (params: InputOf<'search.query'>) => call('search.query', params),
+    desk: (params: InputOf<'search.desk'>) => call('search.desk', params),
   },
   orders: {
     list: (params: OrdersParams) => call('orders.list', params),

@@ -28,6 +28,8 @@ export interface CatalogFilters {
   tag?: { id: string; label: string };
   /** Markets only: the markets of one event. */
   event?: { id: string; title: string };
+  /** The quick text filter (FilterBar): every word starts a word of the question or title (md_q). */
+  text?: string;
 }
 export type { Sort };
 /** A catalog grid's remembered filters, sort (by one of the service's `order` fields, `S`) and widths. */
@@ -76,6 +78,7 @@ function readGrid<S extends string>(v: unknown, fallback: GridPrefs<S>, sortFiel
   const tri = ['any', 'yes', 'no'] as const;
   const tag = readRef(f['tag'], 'label');
   const event = withEvent ? readRef(f['event'], 'title') : undefined;
+  const text = str(f['text'], 200)?.trim();
   const s = obj(o['sort']);
   const sizing: Record<string, number> = {};
   for (const [k, w] of Object.entries(obj(o['columnSizing']))) {
@@ -88,6 +91,7 @@ function readGrid<S extends string>(v: unknown, fallback: GridPrefs<S>, sortFiel
       archived: oneOf(f['archived'], tri, fallback.filters.archived),
       ...(tag ? { tag } : {}),
       ...(event ? { event } : {}),
+      ...(text ? { text } : {}),
     },
     sort: {
       field: oneOf(s['field'], sortFields, fallback.sort.field),
@@ -119,13 +123,14 @@ export function readUiState(raw: Persisted): UiState {
 export function filterParams(
   f: CatalogFilters,
   withEvent: boolean,
-): { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number } {
-  const p: { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number } = {};
+): { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number; md_q?: string } {
+  const p: { active?: boolean; closed?: boolean; archived?: boolean; tag_id?: number; event_id?: number; md_q?: string } = {};
   for (const k of ['active', 'closed', 'archived'] as const) {
     if (f[k] !== 'any') p[k] = f[k] === 'yes';
   }
   if (f.tag) p.tag_id = Number(f.tag.id);
   if (withEvent && f.event) p.event_id = Number(f.event.id);
+  if (f.text?.trim()) p.md_q = f.text.trim();
   return p;
 }
 

@@ -28,7 +28,7 @@ export * from './define.ts';
 export { ROUTES, isLocalWrite, opNames, servedOn, type OpName } from './routes.ts';
 export type { ApiTokenInfo } from './local-api-ops.ts';
 export { EVENT_ORDER_FIELDS, MARKET_ORDER_FIELDS, type EventOrderField, type MarketOrderField } from './catalog-ops.ts';
-export type { SearchEvent, SearchResult, SearchTag } from './search-ops.ts';
+export type { DeskSearchEvent, DeskSearchResult, RankedTag, RankedTags, SearchEvent, SearchResult, SearchTag } from './search-ops.ts';
 export type { EventsKeysetPage, EventsPaginationPage, MarketsKeysetPage, Series } from './gamma-extra-ops.ts';
 export type { CredentialsStatus, Order, OrdersPage, OrdersStatus } from './orders-ops.ts';
 export type { LeaderboardEntry, LeaderboardMeta } from './leaderboard-ops.ts';

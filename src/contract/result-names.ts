@@ -25,6 +25,8 @@ export const RESULT_NAMES: Partial<Record<OpName, string>> = {
   'series.list': 'Series[]',
   'series.get': 'Series',
   'search.query': 'SearchResult',
+  'search.desk': 'DeskSearchResult',
+  'tags.ranked': 'RankedTags',
   'orders.list': 'OrdersPage',
   'orders.view': 'OrdersViewPage',
   'orders.export': 'RawBody',

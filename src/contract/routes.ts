@@ -91,6 +91,10 @@ export const gammaRoutes = {
 /** The public search (spec 4.3): an answer depends only on the catalog and the static site map. */
 export const searchRoutes = {
   'search.query': { face: 'base', method: 'GET', path: '/public-search', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  // The desk's search (issue 27): which markets matched, and typo correction; Polymarket's shape above stays as it is.
+  'search.desk': { face: 'base', method: 'GET', path: '/desk/search', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
+  // Tags by open markets, for the grids' tag filter; `/tags/ranked` beside `/tags/:id`: a static segment ranks first.
+  'tags.ranked': { face: 'base', method: 'GET', path: '/tags/ranked', errors: 'catalog', unknownParams: 'ignore', cache: 'catalog' },
 } as const satisfies Routes;
 
 /** The account's orders (spec 4.4) and credentials; all but the list are the desktop app's only. */

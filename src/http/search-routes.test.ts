@@ -413,3 +413,55 @@ describe('hostile input over HTTP', () => {
     );
   });
 });
+
+describe('the desk routes: /desk/search and /tags/ranked', () => {
+  async function desk(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
+    const res = await fetch(`${base}${path}`);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  it('bad input is a 400 naming it', async () => {
+    for (const q of ['', '%20%20']) {
+      const r = await desk(`/desk/search?q=${q}`);
+      expect(r.status).toBe(400);
+      expect(r.body['error']).toBe('q is required');
+    }
+    expect((await desk('/desk/search')).status).toBe(400);
+    const big = await desk('/desk/search?q=a&limit_per_type=101');
+    expect(big.status).toBe(400);
+    expect(String(big.body['error'])).toContain('limit_per_type');
+    const neg = await desk('/tags/ranked?min_open=-1');
+    expect(neg.status).toBe(400);
+    expect(String(neg.body['error'])).toContain('min_open');
+  });
+
+  it('/desk/search: the public answer plus matched_markets per event, and a typo corrected', async () => {
+    const word = words(events[0]!.title ?? '').find((w) => w.length >= 6 && /^\p{L}+$/u.test(w))!;
+    const plain = await desk(`/desk/search?q=${encodeURIComponent(word)}&limit_per_type=5`);
+    const pub = await search({ q: word, limit_per_type: '5' });
+    expect(plain.status).toBe(200);
+    const got = plain.body as unknown as SearchResult & { events: { matched_markets: string[] }[] };
+    expect(got.events.map((e) => e.id)).toEqual(pub.events.map((e) => e.id));
+    for (const e of got.events) expect(Array.isArray(e.matched_markets)).toBe(true);
+    expect(plain.body).not.toHaveProperty('corrected');
+    // A letter dropped from the middle: unless that is itself a catalog word, the answer is corrected.
+    const typo = word.slice(0, 3) + word.slice(4);
+    if (!docs.some((d) => d.columns.some((c) => c.some((w) => w.startsWith(typo))))) {
+      const r = await desk(`/desk/search?q=${encodeURIComponent(typo)}&limit_per_type=5`);
+      expect(r.status).toBe(200);
+      expect((r.body['corrected'] as { from: string }).from).toBe(typo);
+      const off = await desk(`/desk/search?q=${encodeURIComponent(typo)}&correct=false`);
+      expect(off.body).not.toHaveProperty('corrected');
+    }
+  });
+
+  it('/tags/ranked is not /tags/{id}: tags by open markets, with the rule', async () => {
+    const r = await desk('/tags/ranked');
+    expect(r.status).toBe(200);
+    expect(r.body['min_open']).toBe(3);
+    const tags = r.body['tags'] as { id: string; open_markets: number }[];
+    expect(tags.length).toBeGreaterThan(0);
+    for (const t of tags) expect(t.open_markets).toBeGreaterThanOrEqual(3);
+    expect(tags.map((t) => t.open_markets)).toEqual(tags.map((t) => t.open_markets).sort((a, b) => b - a));
+  });
+});

@@ -84,7 +84,7 @@ export const DEFAULT_LIMITS: LimitsTable = {
     row('markets', 300, 'markets.list', 'markets.keyset'),
     row('listings', 900, 'events.list', 'markets.list', 'events.keyset', 'events.pagination', 'markets.keyset'),
     row('tags', 200, 'tags.list'),
-    row('search', 350, 'search.query'),
+    row('search', 350, 'search.query', 'search.desk'),
     // 8.3 trading reads
     { name: 'trading', limit: 5000, seconds: S, routes: ['class:trading-read'] },
     row('health', 50, 'clob.health'),
@@ -123,6 +123,8 @@ export const DEFAULT_LIMITS: LimitsTable = {
       'events.list',
       'tags.list',
       'search.query',
+      'search.desk',
+      'tags.ranked',
       'markets.get',
       'markets.bySlug',
       'events.get',

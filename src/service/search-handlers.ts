@@ -1,5 +1,6 @@
 /**
- * GET /public-search, answered from the cache's full-text index (never the upstream).
+ * GET /public-search and the desk's /desk/search and /tags/ranked, answered from the cache's
+ * full-text index and tables (never the upstream).
  */
 import { badRequest } from '../contract/index.ts';
 import type { searchOperations } from '../contract/search-ops.ts';
@@ -13,5 +14,10 @@ export function searchHandlers(store: Pick<Store, 'search'>): HandlersFor<keyof 
       if (p.q.trim() === '') throw badRequest('catalog', 'q is required');
       return store.search.search(p);
     },
+    'search.desk': (p) => {
+      if (p.q.trim() === '') throw badRequest('catalog', 'q is required');
+      return store.search.desk(p);
+    },
+    'tags.ranked': (p) => store.search.rankedTags(p),
   };
 }

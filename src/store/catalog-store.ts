@@ -116,6 +116,8 @@ export class CatalogStore implements Store {
     this.storage = new StorageState(file, log, retry);
     this.reader = new CatalogReader(st, sites);
     this.search = new SearchReader(st, this.reader);
+    // The typo word list, read in the background once the store is open (search-reader.ts vocabulary()).
+    this.search.warmVocabulary();
     this.recorder = new HistoryRecorder(db, st);
     this.history = new HistoryReader(st);
     this.changes = new ChangesReader(st);
@@ -459,6 +461,7 @@ export class CatalogStore implements Store {
    */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.search.stop();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.closed = true;

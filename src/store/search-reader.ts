@@ -20,11 +20,12 @@
  * them put small events with long descriptions above large ones (issue 13, item 10). So for
  * "b" every event with a title word starting with b ties, and volume orders them.
  */
-import type { ParamsOf, SearchEvent, SearchResult, SearchTag } from '../contract/index.ts';
+import type { DeskSearchEvent, DeskSearchResult, ParamsOf, RankedTags, SearchEvent, SearchResult, SearchTag } from '../contract/index.ts';
 import type { CatalogReader } from './catalog-reader.ts';
 import { MARKET_COLS, mapMarket } from './listing-entities.ts';
 import { SEARCH_COLUMNS } from './search-index.ts';
 import { UntilWrite, placeholders, type Bind, type Statements } from './statements.ts';
+import { Vocabulary } from './search-typos.ts';
 
 /**
  * Column weights, in SEARCH_COLUMNS order: title, ticker+slug, questions, description, details.
@@ -33,6 +34,40 @@ import { UntilWrite, placeholders, type Bind, type Statements } from './statemen
  */
 const EVENT_WEIGHTS = [5, 3, 3.5, 1, 0.5];
 const TAG_WEIGHTS = [2, 1];
+/**
+ * The typo vocabulary is rebuilt when the catalog changed, but at most this often: a sync writes
+ * every few seconds, and a word list a few minutes old suggests as well as a fresh one.
+ */
+const VOCABULARY_MAX_AGE_MS = 5 * 60_000;
+/** Rows per slice of the background word-list read (a few ms each). */
+const VOCABULARY_SLICE = 2000;
+/** Where the typo word list comes from: event titles, market questions. */
+const VOCABULARY_SOURCES = [
+  ['events', 'title'],
+  ['markets', 'question'],
+] as const;
+
+interface VocabularyRead {
+  counts: Map<string, number>;
+  /** total_changes() when the read began. */
+  stamp: number;
+  /** Index into VOCABULARY_SOURCES, and the last id read there. */
+  table: number;
+  after: number;
+}
+
+/** Words as unicode61 with remove_diacritics cuts them: letters and digits, case and accents folded. */
+function foldedWords(text: string): string[] {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** The ranked tag counts are a full pass over the market tags: kept this long across writes, as the vocabulary. */
+const TAG_COUNTS_MAX_AGE_MS = 60_000;
 const K1 = 1.2;
 /**
  * Bounds the work of one query (each word loads a doclist; a common one covers every event):
@@ -75,6 +110,21 @@ function phraseIdf(mi: Uint8Array): number[] {
   return phraseDocs(mi).map((n) => Math.log(1 + (docs - n + 0.5) / (n + 0.5)));
 }
 
+/** The term's tokens follow one another in `tokens` (its last a prefix when the term is one). */
+function holds(tokens: readonly string[], term: Term): boolean {
+  const n = term.tokens.length;
+  for (let i = 0; i + n <= tokens.length; i++) {
+    let all = true;
+    for (let j = 0; j < n && all; j++) {
+      const want = term.tokens[j]!;
+      const have = tokens[i + j]!;
+      all = term.prefix && j === n - 1 ? have.startsWith(want) : have === want;
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
 export class SearchReader {
   /** idf x column weight per (phrase, column) of the query being ranked. */
   private weights: Float64Array = new Float64Array(0);
@@ -89,6 +139,14 @@ export class SearchReader {
   private docCount = 0;
   /** Rows ranked by the current query: one call per match, so it is the match count. */
   private ranked = 0;
+
+  private vocab: { words: Vocabulary; stamp: number; at: number } | undefined;
+  /** The word list being read (warmVocabulary), if any. */
+  private reading: VocabularyRead | undefined;
+  private stopped = false;
+  private tagCounts: { counts: Map<number, number>; stamp: number; at: number } | undefined;
+  /** The clock the vocabulary's and tag counts' ages are read on (tests move it). */
+  now: () => number = Date.now;
 
   /** Answer a lone prefix term's first tier directly (titleTier); false ranks every match, the definition tests compare it with. */
   tiered = true;
@@ -214,6 +272,215 @@ export class SearchReader {
       tags: p.search_tags ? this.tags(terms, match, wallets, limit, offset) : [],
       pagination: { hasMore: offset + ids.length < total, totalResults: total },
     };
+  }
+
+  /**
+   * GET /desk/search: search() plus, per event, the markets the words matched; and when q matches
+   * nothing, the same search with its unknown words replaced by the nearest catalog words.
+   */
+  desk(p: ParamsOf<'search.desk'>): DeskSearchResult {
+    const ask = (q: string) =>
+      this.search({ q, limit_per_type: p.limit_per_type, page: p.page, search_tags: p.search_tags, search_profiles: false });
+    let q = p.q;
+    let result = ask(q);
+    let corrected: DeskSearchResult['corrected'];
+    if (p.correct && result.pagination.totalResults === 0 && result.tags.length === 0) {
+      const fixed = this.corrected(q);
+      if (fixed !== undefined) {
+        const retry = ask(fixed);
+        if (retry.pagination.totalResults > 0 || retry.tags.length > 0) {
+          corrected = { q: fixed, from: p.q };
+          q = fixed;
+          result = retry;
+        }
+      }
+    }
+    const marked = this.matchedMarkets(this.parse(q), result.events);
+    const events: DeskSearchEvent[] = result.events.map((e) => ({ ...e, matched_markets: marked.get(e.id) ?? [] }));
+    return { events, tags: result.tags, pagination: result.pagination, ...(corrected ? { corrected } : {}) };
+  }
+
+  /** Tokens of many texts at once, by key, in one statement (the index's own tokenizer). */
+  private tokensOf(sql: string, ids: number[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (ids.length === 0) return out;
+    for (const [id, token] of this.st.all(sql.replace('$IDS', placeholders(ids.length)), ids)) {
+      const key = String(id);
+      const list = out.get(key);
+      if (list) list.push(String(token));
+      else out.set(key, [String(token)]);
+    }
+    return out;
+  }
+
+  /**
+   * Per event, its markets that hold (in their question) every term its title does not; none
+   * when the title holds them all. A term holds when its tokens follow one another in the text,
+   * the last one a prefix when the term is.
+   */
+  private matchedMarkets(terms: readonly Term[], events: readonly SearchEvent[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (terms.length === 0 || events.length === 0) return out;
+    const titles = this.tokensOf(
+      'SELECT e.id, t.token FROM events e, temp.search_tokens t WHERE e.id IN ($IDS) AND t.input = e."title" ORDER BY e.id, t.position',
+      events.map((e) => Number(e.id)),
+    );
+    const marketIds = [...new Set(events.flatMap((e) => e.markets.map((m) => Number(m.id))))];
+    const questions = this.tokensOf(
+      'SELECT m.id, t.token FROM markets m, temp.search_tokens t WHERE m.id IN ($IDS) AND t.input = m."question" ORDER BY m.id, t.position',
+      marketIds,
+    );
+    for (const e of events) {
+      const rest = terms.filter((t) => !holds(titles.get(e.id) ?? [], t));
+      if (rest.length === 0) continue;
+      out.set(
+        e.id,
+        e.markets.filter((m) => rest.every((t) => holds(questions.get(m.id) ?? [], t))).map((m) => m.id),
+      );
+    }
+    return out;
+  }
+
+  /**
+   * The word list for typo correction (search-typos.ts). It is read in slices on timers (a
+   * full read is seconds at 100k markets, too long for a request): started at open (warmVocabulary)
+   * and again when a correction finds it older than VOCABULARY_MAX_AGE_MS with catalog writes
+   * since; the last complete list serves meanwhile. Only when there is none, or it was read from an
+   * empty catalog, does a request finish the read itself.
+   */
+  vocabulary(): Vocabulary {
+    const stamp = Number(this.st.value('SELECT total_changes()'));
+    const v = this.vocab;
+    if (v && v.stamp !== stamp && this.now() - v.at >= VOCABULARY_MAX_AGE_MS) this.warmVocabulary();
+    if (v && (v.stamp === stamp || v.words.size > 0)) return v.words;
+    const read = this.reading ?? this.startReading();
+    while (!this.readSlice(read, Number.POSITIVE_INFINITY)) {
+      // the whole catalog, now
+    }
+    return this.vocab!.words;
+  }
+
+  /** Starts reading the word list in the background (no-op while one is being read). */
+  warmVocabulary(): void {
+    if (this.reading) return;
+    const read = this.startReading();
+    const step = () => {
+      if (this.reading !== read || this.stopped) return;
+      try {
+        if (!this.readSlice(read, VOCABULARY_SLICE)) setTimeout(step, 0).unref?.();
+      } catch {
+        // The cache was closed under it: nothing to read any more.
+        this.reading = undefined;
+      }
+    };
+    setTimeout(step, 0).unref?.();
+  }
+
+  /** Stops a background read (the store is closing). */
+  stop(): void {
+    this.stopped = true;
+    this.reading = undefined;
+  }
+
+  private startReading(): VocabularyRead {
+    const read: VocabularyRead = {
+      counts: new Map(),
+      stamp: Number(this.st.value('SELECT total_changes()')),
+      table: 0,
+      after: Number.NEGATIVE_INFINITY,
+    };
+    this.reading = read;
+    return read;
+  }
+
+  /**
+   * Reads up to `rows` more titles or questions into `read`; true (and the list in place) once done.
+   * Tokenized in JS as the index's unicode61 does (letters and digits, case and accents folded):
+   * several times faster than the tokenizer table, and a suggestion is only kept when the index
+   * finds something for it (desk()).
+   */
+  private readSlice(read: VocabularyRead, rows: number): boolean {
+    const [table, column] = VOCABULARY_SOURCES[read.table]!;
+    const limit = Number.isFinite(rows) ? rows : -1;
+    const got = this.st.all(`SELECT id, "${column}" FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`, [
+      Number.isFinite(read.after) ? read.after : -1,
+      limit,
+    ]);
+    for (const [id, text] of got) {
+      read.after = id as number;
+      if (typeof text !== 'string') continue;
+      for (const w of new Set(foldedWords(text))) read.counts.set(w, (read.counts.get(w) ?? 0) + 1);
+    }
+    if (limit >= 0 && got.length === limit) return false;
+    read.table++;
+    read.after = Number.NEGATIVE_INFINITY;
+    if (read.table < VOCABULARY_SOURCES.length) return false;
+    this.vocab = { words: new Vocabulary(read.counts), stamp: read.stamp, at: this.now() };
+    if (this.reading === read) this.reading = undefined;
+    return true;
+  }
+
+  /** q with each word the catalog does not know replaced by its nearest catalog word; undefined when none is. */
+  corrected(q: string): string | undefined {
+    const terms = this.parse(q);
+    if (terms.length === 0) return undefined;
+    const words = this.vocabulary();
+    let changed = false;
+    const fixed = terms.map((t) => {
+      const tokens = t.tokens.map((tok, i) => {
+        const better = words.correct(tok, t.prefix && i === t.tokens.length - 1);
+        if (better === undefined) return tok;
+        changed = true;
+        return better;
+      });
+      return { ...t, tokens };
+    });
+    if (!changed) return undefined;
+    // As parse() reads it back: a phrase quoted; a last word that was not a prefix quoted too, so it stays whole.
+    return fixed
+      .map((t, i) => (t.tokens.length > 1 || (i === fixed.length - 1 && !t.prefix) ? `"${t.tokens.join(' ')}"` : t.tokens[0]))
+      .join(' ');
+  }
+
+  /**
+   * GET /tags/ranked: tags carried by at least `min_open` open markets, most used first (then by
+   * label), plus the tag `id` whatever its count. The counts are one pass over the market tags,
+   * kept TAG_COUNTS_MAX_AGE_MS across writes.
+   */
+  rankedTags(p: ParamsOf<'tags.ranked'>): RankedTags {
+    const stamp = Number(this.st.value('SELECT total_changes()'));
+    let c = this.tagCounts;
+    if (!c || (c.stamp !== stamp && this.now() - c.at >= TAG_COUNTS_MAX_AGE_MS)) {
+      const counts = new Map<number, number>();
+      for (const [id, n] of this.st.all(
+        // The open markets' ids from a covering status index (no 2 KB row read), then market_tags in key
+        // order (`+`: not probed per market), so the counts come out grouped with no sort.
+        'SELECT tag_id, count(*) FROM market_tags WHERE +market_id IN (SELECT id FROM markets ' +
+          'WHERE "closed" = 0 AND "active" = 1 AND "archived" IS NOT 1) GROUP BY tag_id',
+      )) {
+        counts.set(id as number, n as number);
+      }
+      c = this.tagCounts = { counts, stamp, at: this.now() };
+    }
+    const chosen = p.id !== undefined && /^\d+$/.test(p.id) ? Number(p.id) : undefined;
+    const rows = this.st.all('SELECT id, "label", "slug" FROM tags');
+    const tags: RankedTags['tags'] = [];
+    let hidden = 0;
+    for (const [id, label, slug] of rows) {
+      const n = c.counts.get(id as number) ?? 0;
+      if (n < p.min_open && id !== chosen) {
+        hidden++;
+        continue;
+      }
+      const tag: RankedTags['tags'][number] = { id: String(id), open_markets: n };
+      if (typeof label === 'string') tag.label = label;
+      if (typeof slug === 'string') tag.slug = slug;
+      tags.push(tag);
+    }
+    type Ranked = RankedTags['tags'][number];
+    const name = (t: Ranked) => t.label ?? t.slug ?? t.id;
+    tags.sort((a: Ranked, b: Ranked) => b.open_markets - a.open_markets || name(a).localeCompare(name(b)) || Number(a.id) - Number(b.id));
+    return { tags, min_open: p.min_open, hidden };
   }
 
   /** An event is the site's when it says so itself or one of its markets does (as in listEvents). */

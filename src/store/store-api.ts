@@ -52,8 +52,8 @@ export type SeriesReads = Pick<SeriesReader, 'listSeries' | 'getSeries' | 'tagsO
 /** Many markets' recent local prices in equal buckets (the grids' sparklines). */
 export type SparklineReads = Pick<SparklineReader, 'sparklines'>;
 
-/** Full-text search over events, markets and tags (/public-search). */
-export type CatalogSearch = Pick<SearchReader, 'search'>;
+/** Full-text search over events, markets and tags (/public-search, /desk/search), and tags by use (/tags/ranked). */
+export type CatalogSearch = Pick<SearchReader, 'search' | 'desk' | 'rankedTags'>;
 
 /** What the catalog sync writes: batches (each atomic), bulk loads, deletions and the horizon's pruning. */
 export interface CatalogWrites {

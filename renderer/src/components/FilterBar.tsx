@@ -1,13 +1,14 @@
 /**
- * Filters of the markets and events grids: active / closed / archived, tag, and (markets)
- * event. Every change is a new query to the service, never a filter over loaded rows. Also the
- * row count (the service's count for these filters) and the grid's actions (export, copy).
+ * Filters of the markets and events grids: a quick text filter, active / closed / archived, tag,
+ * and (markets) event. Every change is a new query to the service, never a filter over loaded
+ * rows. Also the row count (the service's count for these filters) and the grid's actions (export, copy).
  */
 import { useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useMemo, useRef, type ReactNode } from 'react';
-import { api, type Tag } from '../api.ts';
+import { api, type RankedTag } from '../api.ts';
 import { fmtInt } from '../format.ts';
 import { DEFAULT_FILTERS, type CatalogFilters, type Tri } from '../ui-state.tsx';
+import { QuickFilter } from './QuickFilter.tsx';
 import { TagSelect, type TagOption } from './TagSelect.tsx';
 
 const TRI: { value: Tri; label: string }[] = [
@@ -16,17 +17,18 @@ const TRI: { value: Tri; label: string }[] = [
   { value: 'no', label: 'No' },
 ];
 
-export function useTags(enabled = true): Tag[] {
+/** Tags with fewer open markets are left out of the tag list (the chosen one stays): junk and spent tags. */
+export const TAG_MIN_OPEN = 3;
+
+/** The tag list by use: most open markets first (GET /tags/ranked), labelled ones only. */
+export function useTags(enabled = true): RankedTag[] {
   const tags = useQuery({
-    queryKey: ['tags.list', { limit: 1000 }],
-    queryFn: () => api.tags.list({ limit: 1000 }),
+    queryKey: ['tags.ranked', { min_open: TAG_MIN_OPEN }],
+    queryFn: () => api.tags.ranked({ min_open: TAG_MIN_OPEN }),
     staleTime: 60_000,
     enabled,
   });
-  return useMemo(
-    () => [...(tags.data ?? [])].filter((t) => t.label).sort((a, b) => (a.label ?? '').localeCompare(b.label ?? '')),
-    [tags.data],
-  );
+  return useMemo(() => (tags.data?.tags ?? []).filter((t) => t.label), [tags.data]);
 }
 
 /** Memoised: the tag list is long, and the grid beside it re-renders as blocks arrive. */
@@ -58,9 +60,14 @@ export const FilterBar = memo(function FilterBar({
     const { tag: _drop, ...rest } = latest.current.filters;
     latest.current.onChange(t ? { ...rest, tag: { id: t.id, label: t.label ?? t.id } } : rest);
   }, []);
+  const onText = useCallback((text: string) => {
+    const { text: _drop, ...rest } = latest.current.filters;
+    latest.current.onChange(text ? { ...rest, text } : rest);
+  }, []);
   const changed = JSON.stringify(filters) !== JSON.stringify(DEFAULT_FILTERS);
   return (
     <div className="toolbar" role="toolbar" aria-label="Filters">
+      <QuickFilter value={filters.text ?? ''} onChange={onText} noun={withEvent ? 'market' : 'event'} />
       {(['active', 'closed', 'archived'] as const).map((k) => (
         <label key={k} className="field">
           <span className="field-label">{k[0]!.toUpperCase() + k.slice(1)}</span>

@@ -1,11 +1,11 @@
 /**
  * The header's search box: typing shows the Search tab; ArrowDown moves to the first result and
- * Enter opens it.
+ * Enter opens the top hit (the first event's matched market when the words matched a market).
  */
 import type { Ref } from 'react';
 import { useNav } from '../nav.tsx';
 import { useUi } from '../ui-state.tsx';
-import { RESULT_SELECTOR } from '../views/Search.tsx';
+import { RESULT_SELECTOR, TOP_HIT_SELECTOR } from '../views/Search.tsx';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -31,9 +31,10 @@ export function SearchBox({ ref }: { ref: Ref<HTMLInputElement> }) {
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown' || e.key === 'Enter') {
             const first = document.querySelector<HTMLButtonElement>(RESULT_SELECTOR);
-            if (first) {
+            const topHit = document.querySelector<HTMLButtonElement>(TOP_HIT_SELECTOR) ?? first;
+            if (first && topHit) {
               e.preventDefault();
-              if (e.key === 'Enter') first.click();
+              if (e.key === 'Enter') topHit.click();
               else first.focus();
             }
           }
