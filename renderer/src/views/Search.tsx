@@ -10,7 +10,9 @@ import { AlertButton } from '../alerts/AlertButton.tsx';
 import { api, type SearchEvent, type SearchResult } from '../api.ts';
 import { OutcomeBox, StatusBadge } from '../components/cells.tsx';
 import { rankMarkets } from '../../../src/contract/market-rules.ts';
+import { noCatalog } from '../catalog-state.ts';
 import { fmtInt, fmtMoney } from '../format.ts';
+import { useLive } from '../live.tsx';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 import './Search.css';
@@ -83,6 +85,7 @@ export function SearchView() {
   const tags = [...tagMap.values()];
   const total = pages[0]?.pagination.totalResults;
   const term = debounced.trim();
+  const missing = noCatalog(useLive());
   const state =
     term === '' ? 'idle' : search.isPending ? 'loading' : search.isError ? 'error' : events.length + tags.length === 0 ? 'empty' : 'ready';
 
@@ -116,6 +119,12 @@ export function SearchView() {
           <div className="empty">
             <p className="empty-title">Search failed</p>
             <p className="empty-hint">{search.error?.message}</p>
+          </div>
+        ) : state === 'empty' && missing ? (
+          // An empty cache matches nothing: say so, not that the words are wrong.
+          <div className="empty" data-testid="search-no-catalog">
+            <p className="empty-title">Nothing to search yet: no catalog is cached</p>
+            <p className="empty-hint">{missing.trying}</p>
           </div>
         ) : state === 'empty' ? (
           <div className="empty">
