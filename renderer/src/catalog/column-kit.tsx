@@ -25,6 +25,8 @@ export function nameColumn<T extends Row, S extends string>(
     header,
     size: 380,
     minSize: 220,
+    // Room to tell names apart (two lines of about 55 characters) before optional columns show.
+    fitSize: 400,
     grow: true,
     sortable: true,
     className: 'name-cell',

@@ -9,6 +9,7 @@ import { fmtInt } from '../format.ts';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 import { EndedNote } from './EndedNote.tsx';
+import { EventChart } from './EventChart.tsx';
 import { EventMarkets } from './EventMarkets.tsx';
 import { RulesText } from './RulesDiff.tsx';
 import { PanelLoading, PanelShell } from './PanelShell.tsx';
@@ -50,6 +51,7 @@ export function EventPanel({ id }: { id: string }) {
           ))}
         </div>
       ) : null}
+      <EventChart ranked={markets} />
       <div className="detail-section-head">
         <h3 className="detail-h">Markets</h3>
         <button type="button" className="btn btn-quiet" onClick={() => nav.marketsOfEvent({ id: e.id, title: e.title ?? e.id })}>

@@ -13,14 +13,13 @@ import { CHART_INTERVALS, type ChartInterval } from '../../../src/contract/enums
 import { call } from '../api.ts';
 import { Segmented } from '../components/Segmented.tsx';
 import type { Freshness } from '../../../src/contract/live.ts';
-import { fmtCents } from '../chance.ts';
-import { fmtAgo, fmtDateTime } from '../format.ts';
-import { useNow } from '../hooks/useNow.ts';
+import { fmtDateTime } from '../format.ts';
+import { CoverageNote } from './ChartCoverage.tsx';
 import { useLive } from '../live.tsx';
 import { Age } from './Age.tsx';
 import { ChartCanvas } from './ChartCanvas.tsx';
 import { useMarketTick } from '../stream/LiveCells.tsx';
-import { addLivePoint, alignHistories, appendLive, chartCoverage, INTERVAL_S, mergeLocalHistory, type LivePoint } from './chart-data.ts';
+import { addLivePoint, alignHistories, appendLive, INTERVAL_S, mergeLocalHistory, type LivePoint } from './chart-data.ts';
 import './PriceChart.css';
 
 /** The contract's intervals, labelled as Polymarket's chart does ("1D", "ALL"). */
@@ -53,40 +52,6 @@ function useLivePoints(id: string): LivePoint[] {
     setState((s) => ({ id, points: addLivePoint(s.id === id ? s.points : [], { t, prices: quote.prices }) }));
   }, [id, quote]);
   return state.id === id ? state.points : [];
-}
-
-/** The note under a drawn chart: the range it covers, its last point's age, and a gap to the price above. */
-function CoverageNote(p: {
-  data: readonly (readonly (number | null)[])[];
-  interval: ChartInterval;
-  outcome: string;
-  price: number | undefined;
-  priceFresh: Freshness | undefined;
-}) {
-  const now = useNow(30_000);
-  const c = chartCoverage(p.data, p.interval, Math.floor(now / 1000), p.price);
-  if (!c) return null;
-  const at = (t: number) => fmtDateTime(new Date(t * 1000).toISOString());
-  const ago = fmtAgo(c.to * 1000, now);
-  const source = p.priceFresh?.kind === 'live' ? 'live' : p.priceFresh?.kind === 'stale' ? 'from a quiet stream' : 'as of the last sync';
-  return (
-    <>
-      <p className={`muted chart-note chart-range${c.lagging ? ' lagging' : ''}`} data-testid="chart-range" data-lagging={c.lagging}>
-        <span data-testid="chart-covers">
-          {at(c.from)} – {at(c.to)}
-        </span>
-        {' · '}
-        <span data-testid="chart-last">last point {ago === 'just now' ? 'just now' : ago}</span>
-        {c.lagging ? ': the history stops there' : ''}
-      </p>
-      {c.priceGap !== undefined && c.lastPrice ? (
-        <p className="muted chart-note chart-gap" data-testid="chart-price-gap">
-          {p.outcome} at the line's end: {fmtCents(c.lastPrice.p)} ({fmtAgo(c.lastPrice.t * 1000, now)}); above: {fmtCents(p.price)} (
-          {source}). The line is the CLOB's price history, which lags the price now.
-        </p>
-      ) : null}
-    </>
-  );
 }
 
 /**
