@@ -8,7 +8,10 @@ import { startedOffline } from '../../catalog-state.ts';
 import { useLive } from '../../live.tsx';
 import { useNav } from '../../nav.tsx';
 
-/** Started with `--offline`: the service never asks the CLOB, so it has only the orders it cached before; say that, not "check your credentials". */
+/**
+ * Started with `--offline`: the service never asks the CLOB, so it has only the orders it cached
+ * before; say that, not "check your credentials".
+ */
 function OfflineOrdersHint() {
   const { status } = useLive();
   if (!startedOffline(status)) return null;
