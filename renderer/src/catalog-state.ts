@@ -22,7 +22,8 @@ export function noCatalog(live: Pick<Live, 'status' | 'sync' | 'online' | 'conne
   if (startedOffline(status)) {
     return {
       trying:
-        'The service was started offline (--offline), so it never contacts the upstream. Restart it without --offline to download the catalog.',
+        'The service was started offline (--offline), so it never contacts the upstream. ' +
+        'Restart it without --offline to download the catalog.',
     };
   }
   const error = live.sync?.lastError;
