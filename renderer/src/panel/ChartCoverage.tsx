@@ -25,7 +25,14 @@ export function CoverageNote(p: {
   const source = p.priceFresh?.kind === 'live' ? 'live' : p.priceFresh?.kind === 'stale' ? 'from a quiet stream' : 'as of the last sync';
   return (
     <>
-      <p className={`muted chart-note chart-range${c.lagging ? ' lagging' : ''}`} data-testid="chart-range" data-lagging={c.lagging}>
+      <p
+        className={`muted chart-note chart-range${c.lagging ? ' lagging' : ''}`}
+        data-testid="chart-range"
+        data-lagging={c.lagging}
+        data-from={c.from}
+        data-to={c.to}
+        data-last-price={c.lastPrice?.p}
+      >
         <span data-testid="chart-covers">
           {at(c.from)} – {at(c.to)}
         </span>
