@@ -4,6 +4,7 @@
  * leader and its chance. Expected values come from the service's own /events answer.
  */
 import { expect, test } from './support/fixtures.ts';
+import { chanceText } from './support/chance-model.ts';
 import { BY_DAY_VOLUME, gridShows, hasPrice, pricesOf, showTab } from './support/journeys.ts';
 
 type Json = Record<string, unknown>;
@@ -11,8 +12,8 @@ type Json = Record<string, unknown>;
 const volume = (m: Json) => Number(m['volumeNum'] ?? m['volume'] ?? 0) || 0;
 const yes = (m: Json) => pricesOf(m)[0] ?? -1;
 const title = (m: Json) => String((typeof m['groupItemTitle'] === 'string' && m['groupItemTitle'].trim()) || m['question'] || m['id']);
-/** Polymarket's chance: whole percent, "<1%" and ">99%" at the edges. */
-const chance = (p: number) => (p > 0 && p < 0.01 ? '<1%' : p > 0.99 && p < 1 ? '>99%' : `${Math.round(Number((p * 100).toFixed(6)))}%`);
+/** The one chance rule (support/chance-model.ts). */
+const chance = chanceText;
 /** Open markets first (a settled 100% is not the favourite), then by "Yes" price, then by volume. */
 const leaderFirst = (a: Json, b: Json) => Number(!!a['closed']) - Number(!!b['closed']) || yes(b) - yes(a) || volume(b) - volume(a);
 

@@ -8,6 +8,7 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures.ts';
+import { chanceText } from './support/chance-model.ts';
 import { gridCell, gridShows, hasPrice, pricesOf, showTab } from './support/journeys.ts';
 
 type Json = Record<string, unknown>;
@@ -16,9 +17,8 @@ test.use({ catalog: { synthetic: 1200 } });
 
 const DEFAULT = 'closed=false&order=volume24hr&ascending=false';
 const label = (m: Json) => String(m['question'] ?? m['slug'] ?? m['id']);
-/** Polymarket's chance: whole percent, "<1%" and ">99%" at the edges. */
-const chance = (p: number | undefined) =>
-  p === undefined ? '—' : p > 0 && p < 0.01 ? '<1%' : p > 0.99 && p < 1 ? '>99%' : `${Math.round(Number((p * 100).toFixed(6)))}%`;
+/** The one chance rule (support/chance-model.ts). */
+const chance = chanceText;
 /** The Yes price of a Yes/No market, else the highest-priced outcome. */
 function leaderPrice(m: Json): number | undefined {
   const names = JSON.parse(String(m['outcomes'] ?? '[]')) as string[];

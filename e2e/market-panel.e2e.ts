@@ -104,7 +104,7 @@ test('the market panel: chart, book, rules, readable at 1024×700, offline copy,
   await expect(canvas).toBeVisible();
   await expect(panel.getByTestId('price-chart-canvas')).toHaveAttribute('data-series', String(chart.outcomes.length));
   await expect(panel.locator('.u-legend .u-series')).toHaveCount(chart.outcomes.length + 1);
-  await expect(panel.getByTestId('chart-age')).toHaveText(/^updated /);
+  await expect(panel.getByTestId('chart-age')).toHaveText(/^fetched /);
 
   // The book's best bid and ask for the first outcome are the service's (it refreshes: compare until they agree).
   await expect(async () => {

@@ -6,13 +6,21 @@
 import type { Market } from './api.ts';
 import { num } from './format.ts';
 
-/** A price as Polymarket's chance: whole percent, "<1%" and ">99%" at the edges. */
+/**
+ * THE chance rule, for every place a price is read as a chance (grids, panels, tooltips, the
+ * chart's legend): a whole percent from 1% to 99%; below 1% and above 99% one decimal ("0.4%",
+ * "99.6%"), since a whole "0%" or "100%" would claim a certainty the market does not; "<0.1%" and
+ * ">99.9%" for what rounds to 0 or 100 without being it. Exactly 0 and 1 read "0%" and "100%".
+ */
 export function fmtChance(p: number | undefined): string {
   if (p === undefined || !Number.isFinite(p)) return '—';
-  if (p > 0 && p < 0.01) return '<1%';
-  if (p > 0.99 && p < 1) return '>99%';
-  // Through toFixed: 0.285 * 100 is 28.499…, and the price means 28.5, which rounds to 29.
-  return `${Math.round(Number((Math.min(Math.max(p, 0), 1) * 100).toFixed(6)))}%`;
+  const x = Math.min(Math.max(p, 0), 1);
+  // Tenths of a percent, through toFixed: 0.285 * 100 is 28.499…, and the price means 28.5.
+  const tenths = Math.round(Number((x * 1000).toFixed(6)));
+  if (x > 0 && tenths === 0) return '<0.1%';
+  if (x < 1 && tenths === 1000) return '>99.9%';
+  if (x > 0 && x < 1 && (tenths < 10 || tenths > 990)) return `${(tenths / 10).toFixed(1)}%`;
+  return `${Math.round(Number((x * 100).toFixed(6)))}%`;
 }
 
 /** The same price in cents, as the buy buttons show it (e.g. "29¢", "0.3¢"). */

@@ -25,8 +25,6 @@ const moneyExact = new Intl.NumberFormat(locale, {
 });
 const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
-const percent1 = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const percent0 = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
 const dateShort = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' });
 const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
 const timeOnly = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
@@ -53,12 +51,6 @@ export const fmtInt = (v: unknown): string => {
 export const fmtDecimal = (v: unknown): string => {
   const n = num(v);
   return n === undefined ? DASH : decimal.format(n);
-};
-/** A price in [0, 1] is a probability: shown as a percentage, finer near the edges. */
-export const fmtPrice = (v: unknown): string => {
-  const n = num(v);
-  if (n === undefined) return DASH;
-  return n > 0 && n < 1 && (n < 0.1 || n > 0.9) ? percent1.format(Math.min(n, 0.999)) : percent0.format(n);
 };
 export const fmtSignedMoney = (v: unknown): string => {
   const n = num(v);
@@ -106,13 +98,35 @@ export function fmtAgo(v: string | number | null | undefined, now = Date.now()):
   return relative.format(Math.round(s / 86_400), 'day');
 }
 
-export type Status = 'open' | 'closed' | 'archived' | 'inactive';
-export function statusOf(x: { active?: boolean; closed?: boolean; archived?: boolean }): Status {
+export type Status = 'open' | 'ended' | 'closed' | 'archived' | 'inactive';
+/** What statusOf reads: Gamma's flags and the end date. */
+export type StatusFields = { active?: boolean; closed?: boolean; archived?: boolean; endDate?: unknown };
+/** When an open market's or event's end date passed (epoch ms), else undefined: it awaits resolution. */
+export function pastEnd(x: StatusFields, now = Date.now()): number | undefined {
+  if (x.archived || x.closed || !x.active) return undefined;
+  const t = time(x.endDate);
+  return t !== undefined && t < now ? t : undefined;
+}
+/** 'ended': Gamma still calls it open, but its end date has passed and it awaits resolution. */
+export function statusOf(x: StatusFields, now = Date.now()): Status {
   if (x.archived) return 'archived';
   if (x.closed) return 'closed';
-  return x.active ? 'open' : 'inactive';
+  if (!x.active) return 'inactive';
+  return pastEnd(x, now) === undefined ? 'open' : 'ended';
 }
-export const STATUS_LABEL: Record<Status, string> = { open: 'Open', closed: 'Closed', archived: 'Archived', inactive: 'Inactive' };
+export const STATUS_LABEL: Record<Status, string> = {
+  open: 'Open',
+  ended: 'Ended',
+  closed: 'Closed',
+  archived: 'Archived',
+  inactive: 'Inactive',
+};
+/** The status in words, for a tooltip: an ended one says since when and what it waits for. */
+export function statusTitle(x: StatusFields, now = Date.now()): string {
+  const ended = pastEnd(x, now);
+  if (ended === undefined) return STATUS_LABEL[statusOf(x, now)];
+  return `Past its end date (${dateShort.format(ended)}), awaiting resolution; not yet settled`;
+}
 
 export function shortAddress(a: string | undefined): string {
   if (!a) return DASH;

@@ -43,8 +43,8 @@ export type EventOrderField = (typeof EVENT_ORDER_FIELDS)[number];
 export const WATCH_KINDS = ['market', 'event'] as const;
 export type WatchKind = (typeof WATCH_KINDS)[number];
 
-/** markets.chart's intervals (the CLOB's `1d`, `1w`, `1m`, `max`). */
-export const CHART_INTERVALS = ['1d', '1w', '1m', 'all'] as const;
+/** markets.chart's intervals (the CLOB's `1h`, `6h`, `1d`, `1w`, `1m`, `max`). */
+export const CHART_INTERVALS = ['1h', '6h', '1d', '1w', '1m', 'all'] as const;
 export type ChartInterval = (typeof CHART_INTERVALS)[number];
 
 /** catalog.export's lists. */

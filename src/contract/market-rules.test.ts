@@ -127,14 +127,15 @@ describe('the rules, by case', () => {
     expect(settled.map((x) => x.id)).toEqual(['open', 'won']);
   });
 
-  it("names an event's leader by its group title, or the outcome of a single market", () => {
+  it("names an event's leader by its group title, or a single market's chance as the markets grid reads it", () => {
     const twoMarkets = [m('a', '["0.2","0.8"]', 9, { groupItemTitle: 'Newsom' }), m('b', '["0.3","0.7"]', 1, { groupItemTitle: ' AOC ' })];
     expect(eventLeader(twoMarkets)).toEqual({ label: 'AOC', price: 0.3 });
     expect(eventLeader([m('a', '["0.2","0.8"]'), m('b', '["0.3","0.7"]', 0, { groupItemTitle: '  ' })])).toEqual({
       label: 'Q b?',
       price: 0.3,
     });
-    expect(eventLeader([m('a', '["0.2","0.8"]'), m('ph', null)])).toEqual({ label: 'No', price: 0.8 });
+    // One priced market reads as the markets grid reads it: its Yes price, not the likelier No.
+    expect(eventLeader([m('a', '["0.2","0.8"]'), m('ph', null)])).toEqual({ label: 'Yes', price: 0.2 });
     expect(eventLeader([m('ph', null)])).toBeUndefined();
     expect(eventLeader([])).toBeUndefined();
     const settled = [
@@ -229,7 +230,8 @@ function modelEventLeader(gs: GenMarket[]) {
     })
     .map((x) => x.g);
   if (ranked.length === 1) {
-    const best = [...modelPriced(ranked[0]!)].sort((a, b) => b.price - a.price)[0];
+    // As the markets grid reads the same market: Yes's price, else the likeliest side.
+    const best = modelMarketLeader(ranked[0]!);
     if (best) return { label: best.name, price: best.price };
   }
   const top = ranked[0];

@@ -144,14 +144,15 @@ export interface Leader {
 }
 
 /**
- * An event's leader and its chance: with one priced market, its likeliest outcome (Yes/No, or
- * two named sides); with more, the first of rankMarkets and its first price. Undefined when no
- * market has a price.
+ * An event's leader and its chance: with one priced market, that market's chance (marketLeader:
+ * a Yes/No market's Yes price, so the event reads as its market does in the markets grid, never
+ * "No 95%" beside "5%"); with more, the first of rankMarkets and its first price. Undefined when
+ * no market has a price.
  */
 export function eventLeader(markets: readonly Ranked[]): Leader | undefined {
   const ranked = rankMarkets(markets);
   if (ranked.length === 1) {
-    const best = priced(ranked[0]!).sort((a, b) => b.price - a.price)[0];
+    const best = marketLeader(ranked[0]!);
     if (best) return { label: best.name, price: best.price };
   }
   const top = ranked[0];

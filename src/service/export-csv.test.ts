@@ -59,8 +59,8 @@ describe('chance and leader columns (the rules are contract/market-rules.ts, tes
     expect([eventCell(e, 'leading'), eventCell(e, 'chance')]).toEqual(['Bob', 0.6]);
   });
 
-  it('a one-market event’s leader is that market’s leading outcome', () => {
+  it('a one-market event reads as its market: a Yes/No market’s Yes chance, not the likelier No', () => {
     const e = { id: '9', tags: [], markets: [m('1', '["0.3","0.7"]')] } as Event;
-    expect([eventCell(e, 'leading'), eventCell(e, 'chance')]).toEqual(['No', 0.7]);
+    expect([eventCell(e, 'leading'), eventCell(e, 'chance')]).toEqual(['Yes', 0.3]);
   });
 });

@@ -25,6 +25,8 @@ import { jsonList, tradingIds } from '../contract/market-rules.ts';
 
 /** The CLOB's interval names and a point spacing (minutes) that gives a few hundred points each. */
 export const CHART_QUERY: Record<ChartInterval, { interval: string; fidelity: number }> = {
+  '1h': { interval: '1h', fidelity: 1 },
+  '6h': { interval: '6h', fidelity: 1 },
   '1d': { interval: '1d', fidelity: 5 },
   '1w': { interval: '1w', fidelity: 30 },
   '1m': { interval: '1m', fidelity: 180 },

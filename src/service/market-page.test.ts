@@ -5,7 +5,7 @@
  * gone (also after a restart on the same data dir), and 503 when nothing was kept.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MarketBook, MarketChart } from '../contract/index.ts';
+import { CHART_INTERVALS, type MarketBook, type MarketChart } from '../contract/index.ts';
 import { createSyntheticCatalog, startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.ts';
 import { DEAD_UPSTREAM, fixtureEvents, fixtureMarkets, fixtureTags, tempDir } from '../testing/fixtures.ts';
 import { CHART_QUERY } from './market-page-handlers.ts';
@@ -68,7 +68,7 @@ async function upstream<T>(fake: FakeUpstream, p: string): Promise<T> {
 const count = (fake: FakeUpstream, path: string) => fake.requests.count((e) => e.path === path);
 
 describe('markets.chart', () => {
-  it.each(['1d', '1w', '1m', 'all'] as const)('%s: each outcome’s history is the upstream’s /prices-history', async (interval) => {
+  it.each(CHART_INTERVALS)('%s: each outcome’s history is the upstream’s /prices-history', async (interval) => {
     const { s, fake } = await world();
     const { status, body } = await get<MarketChart>(s, `/markets/${MARKET.id}/chart?interval=${interval}`);
     expect(status).toBe(200);

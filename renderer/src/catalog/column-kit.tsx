@@ -5,12 +5,12 @@
 import type { WatchKind } from '../../../src/contract/enums.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { Icon } from '../components/Icon.tsx';
-import { fmtDate, fmtDateTime, fmtMoney, fmtMoneyFull, num, STATUS_LABEL, statusOf } from '../format.ts';
+import { fmtDate, fmtDateTime, fmtMoney, fmtMoneyFull, num, STATUS_LABEL, type StatusFields, statusOf, statusTitle } from '../format.ts';
 import type { GridColumn } from '../grid/DataGrid.tsx';
 import { Star } from '../watchlist.tsx';
 
 type Row = { id: string };
-type Status = { active?: boolean; closed?: boolean; archived?: boolean };
+type Status = StatusFields;
 
 /** A sortable column: `id` is the service's `order` field it sorts by. */
 export function nameColumn<T extends Row, S extends string>(
@@ -25,6 +25,8 @@ export function nameColumn<T extends Row, S extends string>(
     header,
     size: 380,
     minSize: 220,
+    // Room to tell names apart (two lines of about 55 characters) before optional columns show.
+    fitSize: 400,
     grow: true,
     sortable: true,
     className: 'name-cell',
@@ -70,7 +72,7 @@ export function dateColumn<T, S extends string>(id: S, header: string, value: (r
   };
 }
 
-/** Not sortable (`never`: no `order` field): the service has no order by status. */
+/** Not sortable (`never`: no `order` field): the service has no order by status. "Ended": past its end date, not yet resolved. */
 export function statusColumn<T extends Status>(priority: number): GridColumn<T, never> {
   return {
     id: 'status',
@@ -78,6 +80,7 @@ export function statusColumn<T extends Status>(priority: number): GridColumn<T, 
     size: 84,
     priority,
     cell: (row) => <StatusBadge item={row} />,
+    title: (row) => statusTitle(row),
     text: (row) => STATUS_LABEL[statusOf(row)],
   };
 }

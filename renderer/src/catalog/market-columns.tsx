@@ -14,6 +14,7 @@ import { LiveChance, LiveChange, LiveOutcomes, LiveSpread } from '../stream/Live
 import type { GridColumn } from '../grid/DataGrid.tsx';
 import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
 import { SparkCell } from '../sparkline/Sparkline.tsx';
+import { noSparklines, subscribeSummary } from '../sparkline/sparkline-store.ts';
 
 const name = (m: Market) => m.question ?? m.slug ?? m.id;
 
@@ -42,7 +43,17 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     text: (m) => fmtChange(m['oneDayPriceChange']),
   },
   // The local price history's last 7 days (issue 16); not copied (a picture), hidden before the spread.
-  { id: 'spark7d', header: '7d', size: 76, minSize: 72, priority: 5.5, className: 'spark-cell', cell: (m) => <SparkCell id={m.id} /> },
+  // Hidden while no market asked for has local history (a fresh cache): an empty column only takes room.
+  {
+    id: 'spark7d',
+    header: '7d',
+    size: 76,
+    minSize: 72,
+    priority: 5.5,
+    className: 'spark-cell',
+    cell: (m) => <SparkCell id={m.id} />,
+    empty: { isEmpty: noSparklines, subscribe: subscribeSummary },
+  },
   {
     id: 'spread',
     header: 'Spread',

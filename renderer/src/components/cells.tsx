@@ -5,11 +5,16 @@ import type { ReactNode } from 'react';
 import type { Market } from '../api.ts';
 import { marketLeader, outcomesOf } from '../../../src/contract/market-rules.ts';
 import { fmtCents, fmtChance } from '../chance.ts';
-import { DASH, fmtChange, fmtPrice, num, STATUS_LABEL, statusOf } from '../format.ts';
+import { DASH, fmtChange, num, STATUS_LABEL, type StatusFields, statusOf, statusTitle } from '../format.ts';
 
-export function StatusBadge({ item }: { item: { active?: boolean; closed?: boolean; archived?: boolean } }) {
+/** Open, Ended (past its end date, awaiting resolution), Closed, Archived or Inactive; the tooltip says it in words. */
+export function StatusBadge({ item }: { item: StatusFields }) {
   const s = statusOf(item);
-  return <span className={`badge badge-${s}`}>{STATUS_LABEL[s]}</span>;
+  return (
+    <span className={`badge badge-${s}`} title={statusTitle(item)} data-status={s}>
+      {STATUS_LABEL[s]}
+    </span>
+  );
 }
 
 /**
@@ -34,7 +39,7 @@ export function outcomePrices(market: Market, limit = 2): ReactNode {
         `${o.name} `,
         // biome-ignore lint/suspicious/noArrayIndexKey: an outcome is its position (it pairs with the i-th price)
         <b key={`p${i}`} className={i === 0 ? 'oc-price oc-first' : 'oc-price'}>
-          {fmtPrice(o.price)}
+          {fmtChance(o.price)}
         </b>,
       ])}
       {outcomes.length > limit ? `+${outcomes.length - limit}` : null}
@@ -53,7 +58,7 @@ export function OutcomeBox({ market }: { market: Market }) {
 
 export function outcomesTitle(m: Market): string {
   return outcomesOf(m)
-    .map((o) => `${o.name} ${fmtPrice(o.price)}`)
+    .map((o) => `${o.name} ${fmtChance(o.price)}`)
     .join(' · ');
 }
 

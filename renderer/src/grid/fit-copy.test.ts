@@ -26,6 +26,19 @@ describe('fitColumns', () => {
     // Never the columns without a priority, even when they do not fit.
     expect([...fitColumns(cols, {}, 100)]).toEqual(['b', 'a']);
   });
+  it("keeps a growing column's fitSize before showing optional columns, and hides empty columns", () => {
+    const roomy = [col('name', 380, { grow: true, minSize: 200, fitSize: 300 }), ...cols.slice(1)];
+    // 300 + 100 + 100 + 100: the name's room counts, so the lowest priority goes at 550.
+    expect([...fitColumns(roomy, {}, 600)]).toEqual([]);
+    expect([...fitColumns(roomy, {}, 550)]).toEqual(['b']);
+    // Resized by the user: their width counts instead.
+    expect([...fitColumns(roomy, { name: 200 }, 500)]).toEqual([]);
+    let empty = true;
+    const withEmpty = [...cols, col('spark', 100, { priority: 5, empty: { isEmpty: () => empty, subscribe: () => () => {} } })];
+    expect([...fitColumns(withEmpty, {}, 1000)]).toEqual(['spark']);
+    empty = false;
+    expect([...fitColumns(withEmpty, {}, 1000)]).toEqual([]);
+  });
   it("counts the user's widths", () => {
     expect([...fitColumns(cols, { keep: 260 }, 600)]).toEqual(['b']);
     // A column the user widened is hidden last.

@@ -25,6 +25,14 @@ interface ColumnBase<T> {
   text?: (row: T) => string | undefined;
   /** Extra class of the column's body cells. */
   className?: string;
+  /**
+   * A growing column's width when the fit decides which columns to hide (absent: its
+   * `minSize`): the room it keeps before an optional column is shown, e.g. enough of a market's
+   * name to tell it from its neighbours.
+   */
+  fitSize?: number;
+  /** The column has nothing to show for any row (e.g. no local price history yet): the grid hides it while that holds. */
+  empty?: { isEmpty: () => boolean; subscribe: (onChange: () => void) => () => void };
 }
 
 /**

@@ -8,6 +8,8 @@ import { Icon } from '../components/Icon.tsx';
 import { fmtInt } from '../format.ts';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
+import { EndedNote } from './EndedNote.tsx';
+import { EventChart } from './EventChart.tsx';
 import { EventMarkets } from './EventMarkets.tsx';
 import { RulesText } from './RulesDiff.tsx';
 import { PanelLoading, PanelShell } from './PanelShell.tsx';
@@ -33,6 +35,7 @@ export function EventPanel({ id }: { id: string }) {
         <Star kind="event" id={e.id} label={title} size={18} />
         <AlertButton subject={{ kind: 'event', id: e.id, title }} />
       </div>
+      <EndedNote item={e} noun="event" />
       {e.tags?.length ? (
         <div className="tag-list">
           {e.tags.map((t) => (
@@ -48,6 +51,7 @@ export function EventPanel({ id }: { id: string }) {
           ))}
         </div>
       ) : null}
+      <EventChart ranked={markets} />
       <div className="detail-section-head">
         <h3 className="detail-h">Markets</h3>
         <button type="button" className="btn btn-quiet" onClick={() => nav.marketsOfEvent({ id: e.id, title: e.title ?? e.id })}>

@@ -3,6 +3,7 @@ import { AlertButton } from '../alerts/AlertButton.tsx';
 import type { Market } from '../api.ts';
 import { marketChance } from '../../../src/contract/market-rules.ts';
 import { Icon } from '../components/Icon.tsx';
+import { EndedNote } from './EndedNote.tsx';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 
@@ -20,6 +21,7 @@ export function MarketHead({ m }: { m: Market }) {
         <Star kind="market" id={m.id} label={title} size={18} />
         <AlertButton subject={{ kind: 'market', id: m.id, title, price: marketChance(m) }} />
       </div>
+      <EndedNote item={m} noun="market" />
       {event ? (
         <p className="detail-event">
           <span className="muted">Event </span>

@@ -3,7 +3,7 @@
  * moved, the price chart, the order book, the rules, then the figures, and the ids last.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { tradingIds } from '../../../src/contract/market-rules.ts';
+import { marketChance, tradingIds } from '../../../src/contract/market-rules.ts';
 import { api } from '../api.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { useLive } from '../live.tsx';
@@ -40,7 +40,7 @@ export function MarketPanel({ id }: { id: string }) {
     <PanelShell label="Market" item={`market:${m.id}`} status={<StatusBadge item={m} />}>
       <MarketHead m={m} />
       <OutcomeTable m={m} fresh={fresh} />
-      <PriceChart id={m.id} off={off} />
+      <PriceChart id={m.id} off={off} price={marketChance(m)} priceFresh={fresh} />
       <OrderBook id={m.id} off={off} />
       <TradeTape id={m.id} off={off} />
       <Rules m={m} />

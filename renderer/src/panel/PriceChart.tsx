@@ -1,15 +1,20 @@
 /**
- * The price chart section: 1D / 1W / 1M / ALL over `markets.chart` (cached by react-query per
- * market and interval; the service keeps the last copy for offline use), with its age. Where
- * the upstream's history starts after the interval does (a young upstream series, or an old
- * offline copy), the local history (`markets.history`) fills the start, dashed and noted.
+ * The price chart section: 1H / 6H / 1D / 1W / 1M / ALL over `markets.chart` (cached by
+ * react-query per market and interval; the service keeps the last copy for offline use), with
+ * when it was fetched. Under it, what the line really covers (its first and last point) and how
+ * old its last point is, since a fetch "just now" can bring a history that ended weeks ago; and
+ * when the line's last price is not the price above the chart, both, and why. Where the
+ * upstream's history starts after the interval does (a young upstream series, or an old offline
+ * copy), the local history (`markets.history`) fills the start, dashed and noted.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { CHART_INTERVALS, type ChartInterval } from '../../../src/contract/enums.ts';
 import { call } from '../api.ts';
 import { Segmented } from '../components/Segmented.tsx';
+import type { Freshness } from '../../../src/contract/live.ts';
 import { fmtDateTime } from '../format.ts';
+import { CoverageNote } from './ChartCoverage.tsx';
 import { useLive } from '../live.tsx';
 import { Age } from './Age.tsx';
 import { ChartCanvas } from './ChartCanvas.tsx';
@@ -49,8 +54,22 @@ function useLivePoints(id: string): LivePoint[] {
   return state.id === id ? state.points : [];
 }
 
-/** `off`: why the market cannot be traded (market-rules.ts tradingIds); the CLOB's chart is then never asked for. */
-export function PriceChart({ id, off }: { id: string; off?: string | undefined }) {
+/**
+ * `off`: why the market cannot be traded (market-rules.ts tradingIds); the CLOB's chart is then
+ * never asked for. `price`: the first outcome's price the page shows above the chart, and how
+ * fresh it is, so the chart can say when its last point differs.
+ */
+export function PriceChart({
+  id,
+  off,
+  price,
+  priceFresh,
+}: {
+  id: string;
+  off?: string | undefined;
+  price?: number | undefined;
+  priceFresh?: Freshness | undefined;
+}) {
   const [interval, setSpan] = useState<ChartInterval>('1d');
   const q = useQuery({
     queryKey: ['markets.chart', { id, interval }],
@@ -85,7 +104,7 @@ export function PriceChart({ id, off }: { id: string; off?: string | undefined }
     <section className="panel-section price-chart" aria-label="Price chart" data-testid="price-chart">
       <div className="panel-section-head">
         <h3 className="detail-h">Price history</h3>
-        {chart ? <Age fetchedAt={chart.fetchedAt} stale={chart.stale} testId="chart-age" /> : null}
+        {chart ? <Age fetchedAt={chart.fetchedAt} stale={chart.stale} testId="chart-age" verb="fetched" /> : null}
         <span className="toolbar-spacer" />
         {/* No chart to switch when the market cannot be traded. */}
         {off === undefined ? <Segmented label="Chart interval" options={INTERVALS} value={interval} onChange={setSpan} /> : null}
@@ -103,6 +122,13 @@ export function PriceChart({ id, off }: { id: string; off?: string | undefined }
       ) : (
         <>
           <ChartCanvas names={merged.series.map((o) => o.name)} data={merged.data} styles={merged.styles} />
+          <CoverageNote
+            data={merged.data}
+            interval={chart.interval}
+            outcome={merged.series[0]?.name ?? 'Yes'}
+            price={price}
+            priceFresh={priceFresh}
+          />
           {merged.localBefore !== null || merged.localOnly ? (
             <p className="muted chart-note" data-testid="chart-local-note">
               {merged.localOnly

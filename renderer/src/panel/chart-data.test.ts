@@ -4,7 +4,9 @@
  * market's second outcome is 1 - p, the dashed part meets the line, and a short gap is left alone.
  */
 import { describe, expect, it } from 'vitest';
-import { alignHistories, mergeLocalHistory, addLivePoint, appendLive } from './chart-data.ts';
+import fc from 'fast-check';
+import { CHART_INTERVALS, type ChartInterval } from '../../../src/contract/enums.ts';
+import { alignHistories, mergeLocalHistory, addLivePoint, appendLive, chartCoverage } from './chart-data.ts';
 
 const DAY = 86_400;
 const to = 100 * DAY;
@@ -140,5 +142,57 @@ describe('live points on the chart', () => {
       { t: 11, prices: [0.3] },
     ]);
     expect(addLivePoint(pts, { t: 12, prices: [0.4] }, 2).map((p) => p.t)).toEqual([11, 12]);
+  });
+});
+
+/**
+ * chartCoverage against a model that reads the generated points directly (not the aligned
+ * arrays): the range is the earliest and latest point of any outcome, the last price the first
+ * outcome's latest point, lagging when that end is older than the interval's allowance (a 24th of
+ * the span, at least 10 minutes; 2 days for ALL), and a gap of half a cent or more is reported.
+ */
+describe('chartCoverage (the range and last point a chart is labelled with)', () => {
+  const SPAN: Record<ChartInterval, number | null> = { '1h': 3600, '6h': 21_600, '1d': 86_400, '1w': 604_800, '1m': 2_592_000, all: null };
+  const point = fc.record({ t: fc.integer({ min: 1_000_000, max: 1_100_000 }), cents: fc.integer({ min: 0, max: 10_000 }) });
+  it('labels the range really drawn and the age of the last point, and flags a price gap', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(point, { maxLength: 6 }), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(...CHART_INTERVALS),
+        fc.integer({ min: 0, max: 300_000 }),
+        fc.option(fc.integer({ min: 0, max: 10_000 }), { nil: undefined }),
+        (outcomes, interval, after, priceCents) => {
+          // One point per time in each outcome (the upstream's shape); prices in hundredths of a cent.
+          const series = outcomes.map((pts, i) => ({
+            name: `O${i}`,
+            history: [...new Map(pts.map((p) => [p.t, p])).values()]
+              .sort((a, b) => a.t - b.t)
+              .map((p) => ({ t: p.t, p: p.cents / 10_000 })),
+          }));
+          const all = series.flatMap((o) => o.history.map((h) => h.t));
+          const now = (all.length ? Math.max(...all) : 1_000_000) + after;
+          const price = priceCents === undefined ? undefined : priceCents / 10_000;
+          const got = chartCoverage(alignHistories(series), interval, now, price);
+          if (all.length === 0) {
+            expect(got).toBeUndefined();
+            return;
+          }
+          const to = Math.max(...all);
+          const span = SPAN[interval];
+          const allowance = span === null ? 172_800 : Math.max(span / 24, 600);
+          const last = series[0]!.history.at(-1);
+          const gapCents = last && priceCents !== undefined ? priceCents - Math.round(last.p * 10_000) : undefined;
+          expect(got).toEqual({
+            from: Math.min(...all),
+            to,
+            lastAgeS: now - to,
+            lagging: now - to > allowance,
+            lastPrice: last && { t: last.t, p: last.p },
+            priceGap: gapCents !== undefined && Math.abs(gapCents) >= 50 ? gapCents / 10_000 : undefined,
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -30,10 +30,14 @@ export function hasHistory(outcomes: readonly History[]): boolean {
 }
 
 /** Each interval's span in seconds; 'all' has none (all of the local history older than the upstream's). */
-export const INTERVAL_S = { '1d': 86_400, '1w': 7 * 86_400, '1m': 30 * 86_400, all: null } as const satisfies Record<
-  ChartInterval,
-  number | null
->;
+export const INTERVAL_S = {
+  '1h': 3600,
+  '6h': 6 * 3600,
+  '1d': 86_400,
+  '1w': 7 * 86_400,
+  '1m': 30 * 86_400,
+  all: null,
+} as const satisfies Record<ChartInterval, number | null>;
 
 /** A local snapshot (markets.history): the first outcome's price, 0..1. */
 export interface LocalPoint {
@@ -121,4 +125,61 @@ export function addLivePoint(points: readonly LivePoint[], p: LivePoint, max = 3
   if (last && p.t < last.t) return [...points];
   const kept = last && last.t === p.t ? points.slice(0, -1) : points;
   return [...kept, p].slice(-max);
+}
+
+/** What a drawn chart really covers, and how its last point compares with the price above it. */
+export interface Coverage {
+  /** The first and last drawn time (unix seconds) over every series. */
+  from: number;
+  to: number;
+  /** Seconds from the last point to `now`. */
+  lastAgeS: number;
+  /**
+   * The last point is older than the interval lets one expect (a twenty-fourth of it, at least
+   * 10 minutes; 2 days for ALL): the chart stops before now, e.g. an old offline copy.
+   */
+  lagging: boolean;
+  /** The first outcome's last drawn price (0..1) and its time, if it has one. */
+  lastPrice: { t: number; p: number } | undefined;
+  /**
+   * `lastPrice` differs from the price shown above the chart (by half a cent or more), or
+   * undefined when either is missing.
+   */
+  priceGap: number | undefined;
+}
+
+/**
+ * The coverage of the chart's aligned data (alignHistories: x in seconds, y in ¢) at `now`
+ * (seconds), against the first outcome's price shown above it (0..1). Undefined with no points.
+ */
+export function chartCoverage(
+  data: readonly (readonly (number | null)[])[],
+  interval: ChartInterval,
+  now: number,
+  price: number | undefined,
+): Coverage | undefined {
+  const xs = data[0] as readonly number[] | undefined;
+  if (!xs || xs.length === 0) return undefined;
+  const from = xs[0]!;
+  const to = xs[xs.length - 1]!;
+  const span = INTERVAL_S[interval];
+  const allowed = span === null ? 2 * 86_400 : Math.max(span / 24, 600);
+  const ys = data[1] ?? [];
+  let lastPrice: Coverage['lastPrice'];
+  for (let i = ys.length - 1; i >= 0; i--) {
+    const y = ys[i];
+    if (y !== null && y !== undefined) {
+      lastPrice = { t: xs[i]!, p: Math.round(y * 100) / 1e4 };
+      break;
+    }
+  }
+  const gap = lastPrice && price !== undefined ? Math.round((price - lastPrice.p) * 1e4) / 1e4 : undefined;
+  return {
+    from,
+    to,
+    lastAgeS: Math.max(0, now - to),
+    lagging: now - to > allowed,
+    lastPrice,
+    priceGap: gap !== undefined && Math.abs(gap) >= 0.005 ? gap : undefined,
+  };
 }

@@ -4,11 +4,13 @@
  * computed once per answer (sparkline-path.ts).
  */
 import { memo } from 'react';
+import { fmtCents } from '../chance.ts';
 import { SPARK_H, SPARK_W, sparkPath } from './sparkline-path.ts';
 import { useSparkline } from './useSparkline.ts';
 import './Sparkline.css';
 
-const cents = (p: number) => `${Math.round(p * 1000) / 10}¢`;
+// One price rule everywhere (chance.ts).
+const cents = fmtCents;
 
 export const SparkCell = memo(function SparkCell({ id }: { id: string }) {
   const entry = useSparkline(id);

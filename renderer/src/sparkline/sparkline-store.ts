@@ -32,6 +32,27 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let client: QueryClient | undefined;
 let waitingOnGrid: (() => void) | undefined;
 
+/** How many answers the store holds, and how many of them have a line: the column is empty while none has. */
+let drawn = 0;
+const summaryListeners = new Set<() => void>();
+
+/** Every market asked for so far has no local history in the window: the 7d column would be blank. */
+export function noSparklines(): boolean {
+  return entries.size > 0 && drawn === 0;
+}
+
+/** Told when noSparklines() may have changed. */
+export function subscribeSummary(fn: () => void): () => void {
+  summaryListeners.add(fn);
+  return () => summaryListeners.delete(fn);
+}
+
+function setEntry(id: string, e: Entry): void {
+  const was = entries.get(id);
+  drawn += Number(e.series !== null) - Number(!!was && was.series !== null);
+  entries.set(id, e);
+}
+
 export function sparklineOf(id: string): Entry | undefined {
   return entries.get(id);
 }
@@ -99,7 +120,9 @@ function flush(): void {
     .then(
       (ans) => {
         const at = Date.now();
-        for (const id of ids) entries.set(id, { series: ans.series[id] ?? null, at });
+        const empty = noSparklines();
+        for (const id of ids) setEntry(id, { series: ans.series[id] ?? null, at });
+        if (noSparklines() !== empty) for (const fn of summaryListeners) fn();
       },
       // Failed (service unreachable): the rows keep what they had and ask again when next shown.
       () => undefined,
@@ -115,7 +138,9 @@ function flush(): void {
 
 /** The catalog changed: every sparkline on screen asks again (one batch). */
 export function refreshShown(): void {
-  for (const id of listeners.keys()) {
+  // The 7d column is hidden while no market has history, so no cell asks: the last answered ask again.
+  const ids = listeners.size === 0 && noSparklines() ? [...entries.keys()].slice(-BLOCK) : [...listeners.keys()];
+  for (const id of ids) {
     const e = entries.get(id);
     if (e) entries.set(id, { ...e, at: 0 });
     want(id);
@@ -125,6 +150,7 @@ export function refreshShown(): void {
 /** Tests: forget everything. */
 export function resetSparklines(): void {
   entries.clear();
+  drawn = 0;
   queued.clear();
   inFlight.clear();
   waitingOnGrid?.();

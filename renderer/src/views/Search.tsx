@@ -10,7 +10,9 @@ import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
 import { AlertButton } from '../alerts/AlertButton.tsx';
 import { api, type DeskSearchEvent, type DeskSearchResult } from '../api.ts';
 import { OutcomeBox, StatusBadge } from '../components/cells.tsx';
+import { noCatalog } from '../catalog-state.ts';
 import { fmtInt, fmtMoney } from '../format.ts';
+import { useLive } from '../live.tsx';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 import { shownMarkets } from './search-results.ts';
@@ -86,6 +88,7 @@ export function SearchView() {
   const total = pages[0]?.pagination.totalResults;
   const corrected = pages[0]?.corrected;
   const term = debounced.trim();
+  const missing = noCatalog(useLive());
   const state =
     term === '' ? 'idle' : search.isPending ? 'loading' : search.isError ? 'error' : events.length + tags.length === 0 ? 'empty' : 'ready';
 
@@ -123,6 +126,12 @@ export function SearchView() {
           <div className="empty">
             <p className="empty-title">Search failed</p>
             <p className="empty-hint">{search.error?.message}</p>
+          </div>
+        ) : state === 'empty' && missing ? (
+          // An empty cache matches nothing: say so, not that the words are wrong.
+          <div className="empty" data-testid="search-no-catalog">
+            <p className="empty-title">Nothing to search yet: no catalog is cached</p>
+            <p className="empty-hint">{missing.trying}</p>
           </div>
         ) : state === 'empty' ? (
           <div className="empty">

@@ -4,7 +4,24 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { credentials, mode } from '../../api.ts';
+import { startedOffline } from '../../catalog-state.ts';
+import { useLive } from '../../live.tsx';
 import { useNav } from '../../nav.tsx';
+
+/**
+ * Started with `--offline`: the service never asks the CLOB, so it has only the orders it cached
+ * before; say that, not "check your credentials".
+ */
+function OfflineOrdersHint() {
+  const { status } = useLive();
+  if (!startedOffline(status)) return null;
+  return (
+    <p className="empty-hint" data-testid="orders-offline">
+      The service was started offline (<code>--offline</code>): it never contacts the CLOB, so it can show only the orders it cached while
+      online, for the account it was started with. Restart it without <code>--offline</code> to see your live orders.
+    </p>
+  );
+}
 
 export function OrdersNoCredentials() {
   const nav = useNav();
@@ -18,6 +35,7 @@ export function OrdersNoCredentials() {
           : ' In this browser tab they only sign your requests to this service (the secret is never sent), ' +
             'and they are forgotten when the tab closes.'}
       </p>
+      <OfflineOrdersHint />
       <button type="button" className="btn btn-primary" onClick={() => nav.setCredentialsOpen(true)}>
         Set API credentials…
       </button>
@@ -48,9 +66,15 @@ export function OrdersRefused({ address }: { address: string | undefined }) {
       void queryClient.resetQueries({ queryKey: ['orders.list'] });
     },
   });
+  const offline = startedOffline(useLive().status);
   return (
     <div className="empty" data-testid="orders-credentials-rejected">
-      <p className="empty-title">These credentials are not the ones the service was started with</p>
+      <p className="empty-title">
+        {offline
+          ? 'The service was started offline, and without these credentials'
+          : 'These credentials are not the ones the service was started with'}
+      </p>
+      <OfflineOrdersHint />
       <p className="empty-hint">
         The service refused the request signed with the credentials entered in this tab
         {address ? (
@@ -92,14 +116,21 @@ export function OrdersError({ message, retry }: { message: string; retry: () => 
 }
 
 export function OrdersEmpty({ filtered }: { filtered: boolean }) {
+  const offline = startedOffline(useLive().status);
   return (
     <div className="empty" data-testid="orders-empty">
-      <p className="empty-title">{filtered ? 'No live orders on a market matching this filter' : 'No live orders'}</p>
-      <p className="empty-hint">
-        {filtered
-          ? 'The filter matches market names (the question or its event), a condition id or a token id.'
-          : 'Orders you place appear here while they are live.'}
+      <p className="empty-title">
+        {filtered ? 'No live orders on a market matching this filter' : offline ? 'No orders cached' : 'No live orders'}
       </p>
+      {offline && !filtered ? (
+        <OfflineOrdersHint />
+      ) : (
+        <p className="empty-hint">
+          {filtered
+            ? 'The filter matches market names (the question or its event), a condition id or a token id.'
+            : 'Orders you place appear here while they are live.'}
+        </p>
+      )}
     </div>
   );
 }
