@@ -5,7 +5,7 @@
  * the fake upstream's own orders and catalog records (its `outcomePrices`), not from the service.
  */
 import type { Page } from '@playwright/test';
-import type { RawOrder } from '../src/fake-upstream/index.ts';
+import type { FakeUpstream, RawOrder } from '../src/fake-upstream/index.ts';
 import { expect, test } from './support/fixtures.ts';
 import { type Creds, fillCredentials, showTab } from './support/journeys.ts';
 
@@ -27,7 +27,7 @@ interface MarketFacts {
 }
 
 /** What the fake's catalog says of the orders' markets, by condition id. */
-function marketsOf(fake: { catalog: { marketRecords(): { obj: unknown }[] } }, orders: readonly RawOrder[]): Map<string, MarketFacts> {
+function marketsOf(fake: FakeUpstream, orders: readonly RawOrder[]): Map<string, MarketFacts> {
   const want = new Set(orders.map((o) => o.market));
   const out = new Map<string, MarketFacts>();
   for (const rec of fake.catalog.marketRecords()) {
