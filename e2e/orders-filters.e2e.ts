@@ -153,7 +153,7 @@ test('the credentials dialog says where a polymarket.com user gets the keys', as
   await help.getByText('Where do I find these?').click();
   await expect(help).toContainText('/auth/api-key');
   await expect(help).toContainText('createOrDeriveApiKey()');
-  await expect(help).toContainText('this tab signs with it');
+  await expect(help).toContainText('the secret itself is never sent: this tab signs with it');
   for (const field of ['API key', 'Secret', 'Passphrase', 'Wallet address'])
     await expect(help.locator('dt', { hasText: field })).toBeVisible();
 });

@@ -31,7 +31,7 @@ export function CredentialsHelp() {
         </dd>
         <dt>Secret</dt>
         <dd>
-          Base64 text that signs each request. It is never sent with one:{' '}
+          Base64 text that signs each request; the secret itself is never sent:{' '}
           {mode === 'web'
             ? 'this tab signs with it and keeps it until the tab closes.'
             : 'the local service keeps it, encrypted, and signs with it; it never leaves the service.'}

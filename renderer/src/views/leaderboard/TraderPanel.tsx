@@ -79,14 +79,8 @@ function Positions({ wallet }: { wallet: string }) {
           <thead>
             <tr>
               <th scope="col">Market · outcome</th>
-              <th scope="col" className="num" title="Shares held">
-                Shares
-              </th>
-              <th scope="col" className="num" title="Average price paid">
-                Avg
-              </th>
-              <th scope="col" className="num" title="The outcome's current price">
-                Now
+              <th scope="col" className="num" title="Average price paid → the outcome's current price">
+                Avg → now
               </th>
               <th scope="col" className="num" title="Shares × current price">
                 Value
@@ -105,11 +99,13 @@ function Positions({ wallet }: { wallet: string }) {
                     <span className="trader-title" data-testid="trader-position-title">
                       {textOf(p['title']) || DASH}
                     </span>{' '}
-                    <span className="order-outcome">{textOf(p['outcome'])}</span>
+                    <span className="trader-sub">
+                      {textOf(p['outcome'])} · {fmtDecimal(p['current_size'] ?? p['size'])} shares
+                    </span>
                   </td>
-                  <td className="num">{fmtDecimal(p['current_size'] ?? p['size'])}</td>
-                  <td className="num">{fmtCents(numOf(p['avg_price']))}</td>
-                  <td className="num">{fmtCents(numOf(p['current_price']))}</td>
+                  <td className="num trader-prices">
+                    {fmtCents(numOf(p['avg_price']))} → {fmtCents(numOf(p['current_price']))}
+                  </td>
                   <td className="num" data-testid="trader-position-value">
                     {fmtMoneyFull(p['current_value'])}
                   </td>
