@@ -77,8 +77,16 @@ test('the board shows its count, explains the badge, and a trader opens to their
   await expect(panel.getByTestId('trader-position-value')).toHaveText(positions.map((p) => money(p['current_value'] as number)));
   const activity = rows.activity.slice(0, 25);
   await expect(panel.getByTestId('trader-activity-row')).toHaveCount(activity.length);
-  await expect(panel.getByTestId('trader-activity-what').first()).toContainText(
-    `${activity[0]!['side'] === 'BUY' ? 'Bought' : 'Sold'} ${Number(activity[0]!['size']).toLocaleString('en-US', { maximumFractionDigits: 4 })} ${activity[0]!['outcome']}`,
+  const cents = (p: number) => {
+    const c = Number((p * 100).toFixed(6));
+    return `${c < 1 && c > 0 ? c.toFixed(1) : Math.round(c * 10) / 10}¢`;
+  };
+  const shares = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  await expect(panel.getByTestId('trader-activity-what')).toHaveText(
+    activity.map((a) => {
+      const verb = a['side'] === 'BUY' ? 'Bought' : 'Sold';
+      return `${verb} ${shares(a['size'] as number)} ${a['outcome']} at ${cents(a['price'] as number)}`;
+    }),
   );
 
   // Another trader, with no Data API account on the fake: empty, said so.
