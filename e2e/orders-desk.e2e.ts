@@ -134,7 +134,10 @@ test('Export CSV saves the rows the filter and sort select; Copy selected rows c
   const lines = readFileSync((await file.path())!, 'utf8')
     .trimEnd()
     .split('\r\n');
-  expect(lines[0]).toBe('id,created_at,market,question,outcome,side,price_cents,original_size,size_matched,status,asset_id,expiration');
+  expect(lines[0]).toBe(
+    'id,created_at,market,question,outcome,side,price_cents,original_size,size_matched,status,asset_id,expiration,' +
+      'remaining_size,value,current_price_cents,distance_cents',
+  );
   // Fixture questions hold no commas or quotes, so a line splits on commas.
   const records = lines.slice(1).map((l) => l.split(','));
   expect(records.map((r) => r[0])).toEqual(expected.data.map((r) => r.id));

@@ -126,7 +126,7 @@ test('filter orders by words in any order, side, outcome and status; remaining, 
     }),
   );
   // The header says which price the distance is from.
-  await expect(page.getByRole('columnheader', { name: 'From market' })).toHaveAttribute('title', /as of the last sync/);
+  await expect(page.getByRole('columnheader', { name: 'Distance' })).toHaveAttribute('title', /as of the last sync/);
 
   // Sorting by value, highest first, over the filtered orders.
   await page.getByRole('columnheader', { name: 'Value' }).getByRole('button').click();
@@ -153,7 +153,7 @@ test('the credentials dialog says where a polymarket.com user gets the keys', as
   await help.getByText('Where do I find these?').click();
   await expect(help).toContainText('/auth/api-key');
   await expect(help).toContainText('createOrDeriveApiKey()');
-  await expect(help).toContainText('the secret itself is never sent: this tab signs with it');
+  await expect(help).toContainText('The secret never leaves this tab');
   for (const field of ['API key', 'Secret', 'Passphrase', 'Wallet address'])
     await expect(help.locator('dt', { hasText: field })).toBeVisible();
 });

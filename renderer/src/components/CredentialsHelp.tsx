@@ -31,10 +31,10 @@ export function CredentialsHelp() {
         </dd>
         <dt>Secret</dt>
         <dd>
-          Base64 text that signs each request; the secret itself is never sent:{' '}
+          Base64 text that signs each request.{' '}
           {mode === 'web'
-            ? 'this tab signs with it and keeps it until the tab closes.'
-            : 'the local service keeps it, encrypted, and signs with it; it never leaves the service.'}
+            ? 'The secret never leaves this tab: the tab signs with it and forgets it when it closes.'
+            : 'The secret never leaves the local service: it keeps it, encrypted, and signs with it.'}
         </dd>
         <dt>Passphrase</dt>
         <dd>Goes with the key on each request, as the CLOB asks.</dd>

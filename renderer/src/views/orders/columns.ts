@@ -60,7 +60,7 @@ export const ORDER_COLUMNS: readonly OrderColumn[] = [
   },
   {
     field: 'distance',
-    label: 'From market',
+    label: 'Distance',
     numeric: true,
     firstAscending: false,
     text: (r) => fmtDistance(r.distance_cents),
