@@ -7,7 +7,8 @@
  */
 import type { Page } from '@playwright/test';
 import { FakeLeaderboard } from '../src/fake-upstream/index.ts';
-import { startFake } from './support/env.ts';
+import { installBridge } from './support/bridge.ts';
+import { openApp, startFake } from './support/env.ts';
 import { expect, test as base } from './support/fixtures.ts';
 import { showTab } from './support/journeys.ts';
 
@@ -105,4 +106,29 @@ test('the board shows its count, explains the badge, and a trader opens to their
   await expect(panel).toHaveAttribute('data-wallet', board[4]!.proxyWallet);
   await expect(panel.getByTestId('trader-positions')).toContainText('Offline, and the service has not kept a copy of this from earlier.');
   await expect(page.getByTestId('leader-row')).toHaveCount(25);
+});
+
+/** The desktop renderer path (the preload emulated, every call through main/relay.ts as IPC). */
+const desktop = test.extend({
+  app: async ({ service, page }, use) => {
+    await installBridge(page, service);
+    await openApp(page, service.baseUrl!);
+    await use(page);
+  },
+});
+
+desktop('desktop: the trader page reads the Data API over IPC, as the web UI does', async ({ app: page, fake }) => {
+  const board = fake.leaderboard.board('OVERALL', 'DAY', 'PNL');
+  await showTab(page, 'Leaderboard');
+  await expect(ready(page, 'OVERALL/DAY/PNL/0')).toBeVisible();
+  await expect(page.getByTestId('leaderboard-total')).toHaveText(count(1050, true));
+  await page.getByTestId('leader-row').nth(TRADER).getByTestId('leader-name').click();
+  const panel = page.getByTestId('trader-panel');
+  await expect(panel).toHaveAttribute('data-wallet', board[TRADER]!.proxyWallet);
+  const titles = [...fake.dataV2.rows().positions]
+    .sort((a, b) => (b['current_value'] as number) - (a['current_value'] as number))
+    .slice(0, 50)
+    .map((p) => String(p['title']));
+  await expect(panel.getByTestId('trader-position-title')).toHaveText(titles);
+  await expect(panel.getByTestId('trader-activity-row')).toHaveCount(Math.min(25, fake.dataV2.rows().activity.length));
 });
