@@ -94,9 +94,10 @@ test('the board shows its count, explains the badge, and a trader opens to their
   await page.getByTestId('leader-row').nth(0).getByTestId('leader-name').click();
   await expect(panel).toHaveAttribute('data-wallet', board[0]!.proxyWallet);
   await expect(panel.getByTestId('trader-positions')).toContainText('No open positions.');
-  // Esc closes the page.
+  // Esc closes the page, and the keyboard is back on the trader's name.
   await page.keyboard.press('Escape');
   await expect(panel).toHaveCount(0);
+  await expect(page.getByTestId('leader-row').nth(0).getByTestId('leader-name')).toBeFocused();
 
   // Offline: a trader never fetched says so; the board stays.
   await fake.close();

@@ -42,6 +42,17 @@ export function LeaderboardView() {
   // The trader's page says their rank on this board: another board closes it.
   const [trader, setTrader] = useKeyedState<LeaderboardEntry | null>(boardKey, null);
   const rows = state.kind === 'ready' ? state.rows : [];
+  // Closing the page puts the keyboard back on the trader it was opened from.
+  const closeTrader = () => {
+    const wallet = trader?.proxyWallet;
+    setTrader(null);
+    if (wallet)
+      requestAnimationFrame(() =>
+        document
+          .querySelector<HTMLElement>(`[data-testid="leader-row"][data-wallet="${CSS.escape(wallet)}"] [data-testid="leader-name"]`)
+          ?.focus(),
+      );
+  };
   const chosen = rows.filter((r) => selected.has(rowKey(r)));
   const onBoard = (patch: Partial<Board>) => setUi((s) => ({ ...s, leaderboard: { ...s.leaderboard, ...patch } }));
   const select = (keys: readonly string[], on: boolean) =>
@@ -106,7 +117,7 @@ export function LeaderboardView() {
           />
         ) : null}
       </section>
-      {trader ? <TraderPanel entry={trader} onClose={() => setTrader(null)} /> : null}
+      {trader ? <TraderPanel entry={trader} onClose={closeTrader} /> : null}
     </>
   );
 }

@@ -82,6 +82,7 @@ export function LeaderboardTable({ label, rows, busy, orderBy, selected, onSelec
           <tr
             key={rowKey(r)}
             data-testid="leader-row"
+            data-wallet={r.proxyWallet}
             className={`leader-row clickable${open === r.proxyWallet ? ' selected' : ''}`}
             aria-selected={open === r.proxyWallet}
             onClick={() => onOpen(r)}
