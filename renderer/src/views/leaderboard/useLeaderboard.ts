@@ -71,15 +71,11 @@ export function useLeaderboard(
     cached: !!meta.data?.stale || !live.online,
     online: live.online,
   };
-  // Only the shown board's count: a previous board's (kept while the next loads) would mislead.
+  // Only the shown board's count: a previous board's (kept while the next loads) would mislead;
+  // the same board's last answer stays while it is asked again.
   const m = meta.data;
   const total =
-    m &&
-    !meta.isPlaceholderData &&
-    m.fetchedAt !== null &&
-    m.category === board.category &&
-    m.timePeriod === board.timePeriod &&
-    m.orderBy === board.orderBy
+    m && m.fetchedAt !== null && m.category === board.category && m.timePeriod === board.timePeriod && m.orderBy === board.orderBy
       ? { entries: m.entries, truncated: m.truncated }
       : undefined;
   return { state, freshness, total };
