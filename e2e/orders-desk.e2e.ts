@@ -106,7 +106,7 @@ test('orders show market questions, outcomes, cents and the total; filter by nam
   await expect(page.getByTestId('orders-total')).toHaveText(`${trump.total} orders`);
   for (const q of await page.getByTestId('order-market').allTextContents()) expect(q.toLowerCase()).toContain('trump');
   await page.getByLabel('Filter by market').fill('no market is called this');
-  await expect(page.getByTestId('orders-empty')).toContainText('No live orders on a market matching this filter');
+  await expect(page.getByTestId('orders-empty')).toContainText('No orders match these filters');
   await page.getByLabel('Filter by market').fill('Trump');
   await tableShows(page, trump.data);
 
@@ -134,7 +134,10 @@ test('Export CSV saves the rows the filter and sort select; Copy selected rows c
   const lines = readFileSync((await file.path())!, 'utf8')
     .trimEnd()
     .split('\r\n');
-  expect(lines[0]).toBe('id,created_at,market,question,outcome,side,price_cents,original_size,size_matched,status,asset_id,expiration');
+  expect(lines[0]).toBe(
+    'id,created_at,market,question,outcome,side,price_cents,original_size,size_matched,status,asset_id,expiration,' +
+      'remaining_size,value,current_price_cents,distance_cents',
+  );
   // Fixture questions hold no commas or quotes, so a line splits on commas.
   const records = lines.slice(1).map((l) => l.split(','));
   expect(records.map((r) => r[0])).toEqual(expected.data.map((r) => r.id));

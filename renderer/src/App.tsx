@@ -30,7 +30,7 @@ import { WatchlistView } from './views/Watchlist.tsx';
 import { WatchlistProvider } from './watchlist.tsx';
 
 /** Tabs whose rows open the side panel. */
-const PANEL_TABS = new Set<Tab>(['watchlist', 'markets', 'events', 'search', 'alerts', 'since']);
+const PANEL_TABS = new Set<Tab>(['watchlist', 'markets', 'events', 'search', 'orders', 'alerts', 'since']);
 
 export function App() {
   const [initial, setInitial] = useState<UiState>();

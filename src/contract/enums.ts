@@ -60,7 +60,20 @@ export const SCREEN_KINDS = ['markets', 'events'] as const;
 export type ScreenKind = (typeof SCREEN_KINDS)[number];
 
 /** The columns `orders.view` and `orders.export` sort by. */
-export const ORDER_VIEW_FIELDS = ['created_at', 'price', 'size', 'filled', 'market', 'outcome', 'side', 'status', 'expiration'] as const;
+export const ORDER_VIEW_FIELDS = [
+  'created_at',
+  'price',
+  'size',
+  'filled',
+  'remaining',
+  'value',
+  'distance',
+  'market',
+  'outcome',
+  'side',
+  'status',
+  'expiration',
+] as const;
 export type OrderViewField = (typeof ORDER_VIEW_FIELDS)[number];
 
 /**

@@ -49,6 +49,11 @@ export interface LeaderboardMeta {
   stale: boolean;
   /** Entries cached for this board (the service keeps up to 1,050: every offset + limit the route accepts). */
   entries: number;
+  /**
+   * The board's deepest page the Data API serves was full, so the board may go on past `entries`
+   * (the API says no total): `entries` is then the least there are. False: `entries` is the whole board.
+   */
+  truncated: boolean;
 }
 
 const wallet: ParamDef<string> = { schema: z.string().regex(/^0x[0-9a-fA-F]{40}$/), rule: 'a 0x wallet address' };

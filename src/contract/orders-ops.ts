@@ -116,6 +116,17 @@ export interface OrderRow extends Order {
   market_id: string | null;
   /** The title of the market's (first) event. */
   event_title: string | null;
+  /** Size still open: `originalSize` − `sizeMatched`, a decimal string like the sizes. */
+  remaining: string;
+  /** What the open part costs (a buy) or pays (a sell) at the order's price: remaining × price, in dollars. */
+  value: number;
+  /**
+   * The cached market's price for this order's outcome (its `outcomePrices` entry as of the last
+   * catalog sync, the price the grids show), in dollars; null when the market or its price is not cached.
+   */
+  current_price: number | null;
+  /** Order price − current price, in cents (negative: the order sits below the market); null without a current price. */
+  distance_cents: number | null;
 }
 
 export interface OrdersViewPage {
@@ -128,14 +139,20 @@ export interface OrdersViewPage {
 
 export { ORDER_VIEW_FIELDS, type OrderViewField } from './enums.ts';
 export const ORDERS_VIEW_MAX_LIMIT = 500;
+/** The statuses an order can have (docs/architecture.md, "Decisions"); `status=` takes one of them. */
+export const ORDER_STATUSES = ['live', 'matched', 'delayed', 'unmatched', 'pending_settlement'] as const;
 
 /** The filters and sort both the view and its export take. */
 const viewFilters = {
-  // Market name text (question or event title), or a condition id or token id.
+  // Words, in any order, each found in the market's question, its event's title or the order's
+  // outcome; or a whole condition id or token id.
   q: str({ maxLength: 200 }),
   market: str({ maxLength: 200 }),
   asset_id: str({ maxLength: 200 }),
   side: oneOf(['BUY', 'SELL', 'buy', 'sell']),
+  // The outcome's name ("Yes", "No", a candidate), any letter case, whole.
+  outcome: str({ maxLength: 200 }),
+  status: oneOf(ORDER_STATUSES),
   order_by: oneOf(ORDER_VIEW_FIELDS, { default: 'created_at' }),
   ascending: bool({ default: false }),
 };

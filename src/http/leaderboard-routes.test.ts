@@ -173,12 +173,33 @@ describe('leaderboard cache', () => {
       fetchedAt: '2026-05-01T00:00:00.000Z',
       stale: false,
       entries: 900,
+      truncated: false,
     });
     now += 1;
     expect((await s.dispatch('leaderboard.meta', { category: 'CRYPTO', timePeriod: 'ALL' })).stale).toBe(true);
     await get(s, '?category=CRYPTO&timePeriod=ALL');
     expect(lbRequests()).toBe(first * 3);
     expect((await s.dispatch('leaderboard.meta', { category: 'CRYPTO', timePeriod: 'ALL' })).fetchedAt).toBe(new Date(now).toISOString());
+  });
+
+  it('counts a board whole, and says when it goes deeper than the Data API pages', async () => {
+    const s = await service();
+    // Deeper than the 1,050 entries the Data API can be paged to: that many kept, marked truncated.
+    const deep = board('OVERALL', 'ALL', 'VOL');
+    expect(deep.length).toBeGreaterThan(1050);
+    await get(s, '?category=OVERALL&timePeriod=ALL&orderBy=VOL');
+    expect(await s.dispatch('leaderboard.meta', { category: 'OVERALL', timePeriod: 'ALL', orderBy: 'VOL' })).toMatchObject({
+      entries: 1050,
+      truncated: true,
+    });
+    // A short board: all of it, not truncated.
+    const short = board('WEATHER', 'WEEK', 'VOL');
+    expect(short.length).toBeLessThan(50);
+    await get(s, '?category=WEATHER&timePeriod=WEEK&orderBy=VOL');
+    expect(await s.dispatch('leaderboard.meta', { category: 'WEATHER', timePeriod: 'WEEK', orderBy: 'VOL' })).toMatchObject({
+      entries: short.length,
+      truncated: false,
+    });
   });
 
   it('shares one fetch between concurrent requests for a board', async () => {
@@ -213,6 +234,7 @@ describe('leaderboard cache', () => {
       fetchedAt: '2026-05-01T00:00:00.000Z',
       stale: true,
       entries: board('TECH').length,
+      truncated: false,
     });
     await s.close();
     up.faults.clear();

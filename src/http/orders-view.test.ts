@@ -18,8 +18,12 @@ let fake: FakeUpstream;
 let service: Service;
 /** What the fake upstream holds: its orders, and per condition id the market they belong to. */
 let raw: RawOrder[];
-const markets = new Map<string, { id: string; question: string; outcomes: string[]; tokens: string[]; title: string | null }>();
+const markets = new Map<
+  string,
+  { id: string; question: string; outcomes: string[]; tokens: string[]; prices: number[]; title: string | null }
+>();
 const UNCACHED = `0x${'ab'.repeat(32)}`;
+const MATCHED_ID = `0x${'ef'.repeat(32)}`;
 
 beforeAll(async () => {
   const catalog = await loadFixtureCatalog(FIXTURES_DIR);
@@ -27,6 +31,13 @@ beforeAll(async () => {
   // One order of a market the catalog does not have: its joined fields are null.
   const first = fake.clob!.orders[0]!;
   fake.clob!.orders.push({ ...first, id: `0x${'cd'.repeat(32)}`, market: UNCACHED, asset_id: '42', created_at: first.created_at - 99_999 });
+  // And one in another status, in the upstream's spelling, for the status filter.
+  fake.clob!.orders.push({
+    ...fake.clob!.orders[1]!,
+    id: MATCHED_ID,
+    status: 'ORDER_STATUS_MATCHED',
+    created_at: first.created_at - 199_999,
+  });
   raw = fake.clob!.orders;
   service = await startService({ urls: { gamma: fake.url, clob: fake.url, data: fake.url }, basePort: 0, clobPort: 0, credentials: CREDS });
   await service.sync!.syncNow();
@@ -40,6 +51,7 @@ beforeAll(async () => {
       question: m['question'] as string,
       outcomes: JSON.parse(m['outcomes'] as string) as string[],
       tokens: JSON.parse(m['clobTokenIds'] as string) as string[],
+      prices: (JSON.parse(m['outcomePrices'] as string) as string[]).map(Number),
       title: detail.events?.[0]?.title ?? null,
     });
   }
@@ -113,11 +125,83 @@ describe('orders.view', () => {
     expect(await all('q=no%20such%20market%20anywhere')).toMatchObject({ total: 0, data: [] });
   });
 
+  /** An order's outcome name as the market names it (else the order's own word). */
+  const outcomeOf = (o: RawOrder): string => {
+    const m = markets.get(o.market);
+    return (m ? m.outcomes[m.tokens.indexOf(o.asset_id)] : undefined) ?? o.outcome;
+  };
+  /** The independent model of `q`: every word somewhere in the question, event title or outcome. */
+  const hasWords = (o: RawOrder, text: string): boolean => {
+    const m = markets.get(o.market);
+    const hay = [m?.question ?? '', m?.title ?? '', outcomeOf(o)].join(' ').toLowerCase();
+    return text
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(Boolean)
+      .every((w) => hay.includes(w));
+  };
+  const ids = (rows: readonly { id: string }[]) => new Set(rows.map((r) => r.id));
+
+  it('filters by words in any order, each matching the market, its event or the outcome', async () => {
+    // Two words of a question that has several, given backwards, plus its outcome.
+    const o = raw.find((x) => (markets.get(x.market)?.question.split(' ').length ?? 0) >= 5)!;
+    const w = markets.get(o.market)!.question.split(' ');
+    const text = `${w[3]} ${w[1]} ${outcomeOf(o)}`;
+    const expected = raw.filter((x) => hasWords(x, text));
+    expect(expected.map((x) => x.id)).toContain(o.id);
+    const got = await all(`q=${encodeURIComponent(text)}`);
+    expect(got.total).toBe(expected.length);
+    expect(ids(got.data)).toEqual(ids(expected));
+    // The same words the other way round and in another case find the same orders.
+    const back = `${outcomeOf(o).toUpperCase()}  ${w[1]} ${w[3]}`;
+    expect(ids((await all(`q=${encodeURIComponent(back)}`)).data)).toEqual(ids(expected));
+    // A word matching nothing empties the list, whatever the others match.
+    expect((await all(`q=${encodeURIComponent(`${w[1]} zzqqxx`)}`)).total).toBe(0);
+  });
+
+  it('filters by outcome, side and status, alone and together', async () => {
+    const status = (o: RawOrder) => o.status.toLowerCase().replace(/^order_status_/, '');
+    const yes = raw.filter((o) => outcomeOf(o).toLowerCase() === 'yes');
+    expect(yes.length, 'some orders are on Yes').toBeGreaterThan(0);
+    expect(ids((await all('outcome=yes')).data)).toEqual(ids(yes));
+    expect((await all('outcome=YES')).total).toBe(yes.length);
+    const matched = raw.filter((o) => status(o) === 'matched');
+    expect(matched.map((o) => o.id)).toEqual([MATCHED_ID]);
+    expect(ids((await all('status=matched')).data)).toEqual(ids(matched));
+    expect(ids((await all('status=live')).data)).toEqual(ids(raw.filter((o) => status(o) === 'live')));
+    const o = raw[0]!;
+    const word = markets.get(o.market)!.question.split(' ')[1]!;
+    const both = raw.filter((x) => x.side === 'BUY' && outcomeOf(x) === 'No' && status(x) === 'live' && hasWords(x, word));
+    const got = await all(`side=buy&outcome=No&status=live&q=${encodeURIComponent(word)}`);
+    expect(got.total).toBe(both.length);
+    expect(ids(got.data)).toEqual(ids(both));
+  });
+
+  it('gives each order its remaining size, its value and its distance from the current price', async () => {
+    const page = await all();
+    for (const r of page.data) {
+      const o = raw.find((x) => x.id === r.id)!;
+      const remaining = Number(o.original_size) - Number(o.size_matched);
+      expect(Number(r.remaining)).toBeCloseTo(remaining, 9);
+      expect(r.value).toBeCloseTo(remaining * Number(o.price), 6);
+      const m = markets.get(o.market);
+      const current = m?.prices[m.tokens.indexOf(o.asset_id)];
+      expect(r.current_price).toBe(current ?? null);
+      if (current === undefined) expect(r.distance_cents).toBeNull();
+      else expect(r.distance_cents).toBeCloseTo((Number(o.price) - current) * 100, 6);
+    }
+    expect(page.data.find((r) => r.market === UNCACHED)).toMatchObject({ current_price: null, distance_cents: null });
+  });
+
   const KEYS: Record<OrderViewField, (r: OrderRow) => string | number> = {
     created_at: (r) => Date.parse(r.createdAt),
     price: (r) => Number(r.price),
     size: (r) => Number(r.originalSize),
     filled: (r) => Number(r.sizeMatched),
+    remaining: (r) => Number(r.originalSize) - Number(r.sizeMatched),
+    // To a millionth of a dollar: products of short decimals carry float noise beyond it.
+    value: (r) => Math.round((Number(r.originalSize) - Number(r.sizeMatched)) * Number(r.price) * 1e6) / 1e6,
+    distance: (r) => r.distance_cents ?? Number.NEGATIVE_INFINITY,
     market: (r) => (r.question ?? '\uffff').toLowerCase(),
     outcome: (r) => (r.outcome_name ?? r.outcome).toLowerCase(),
     side: (r) => r.side,
@@ -157,6 +241,9 @@ describe('orders.view', () => {
     ['?limit=501', 'limit must be an integer between 1 and 500'],
     ['?offset=-1', 'offset must be an integer'],
     ['?ascending=maybe', 'ascending must be true or false'],
+    ['?status=open', 'status must be one of live, matched'],
+    ['?side=hold', 'side must be one of'],
+    [`?outcome=${'x'.repeat(201)}`, 'outcome'],
   ])('refuses %s with a 400 naming it', async (query, message) => {
     const res = await fetch(`${service.clobUrl}/orders/view${query}`, { headers: signed('/orders/view') });
     expect(res.status).toBe(400);
@@ -187,7 +274,10 @@ describe('orders.export', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="marketdesk-orders-\d{4}-\d{2}-\d{2}\.csv"$/);
     const [header, ...records] = parseCsv(await res.text());
     expect(header).toEqual(
-      'id,created_at,market,question,outcome,side,price_cents,original_size,size_matched,status,asset_id,expiration'.split(','),
+      (
+        'id,created_at,market,question,outcome,side,price_cents,original_size,size_matched,status,asset_id,expiration,' +
+        'remaining_size,value,current_price_cents,distance_cents'
+      ).split(','),
     );
     expect(records).toEqual(
       rows.map((r) => [
@@ -203,6 +293,10 @@ describe('orders.export', () => {
         r.status,
         r.assetId,
         raw.find((o) => o.id === r.id)!.expiration,
+        r.remaining,
+        String(r.value),
+        r.current_price === null ? '' : String(Math.round(r.current_price * 1e6) / 1e4),
+        r.distance_cents === null ? '' : String(r.distance_cents),
       ]),
     );
     // Everything, not a page: the whole account without filters.
@@ -233,6 +327,7 @@ describe('orders.export', () => {
       question: '=HYPERLINK("x"), now',
       outcomeName: 'Yes',
       eventTitle: null,
+      currentPrice: 0.4,
     });
     expect(parseCsv(line)[0]).toEqual([
       '0x1',
@@ -247,6 +342,10 @@ describe('orders.export', () => {
       'live',
       '3',
       '0',
+      '10',
+      '3.75',
+      '40',
+      '-2.5',
     ]);
     expect(line).toContain(`"'=HYPERLINK(""x""), now"`);
   });

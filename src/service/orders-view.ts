@@ -1,7 +1,7 @@
 /**
  * The app's orders view (`orders.view`, `orders.export`): the account's cached orders joined
- * with their cached markets (orders-store.ts's `joined`), filtered by market name or id, sorted
- * by any column, and paged or written out as CSV. The whole account's list is read per call:
+ * with their cached markets (orders-store.ts's `joined`), filtered by words, id, side, outcome
+ * and status, sorted by any column, and paged or written out as CSV. The whole account's list is read per call:
  * a few thousand orders filter and sort in milliseconds, and a name filter needs the join anyway.
  */
 import type { OrderRow, OrderViewField } from '../contract/orders-ops.ts';
@@ -14,33 +14,76 @@ export interface ViewQuery {
   market?: string | undefined;
   asset_id?: string | undefined;
   side?: string | undefined;
+  outcome?: string | undefined;
+  status?: string | undefined;
   order_by: OrderViewField;
   ascending: boolean;
 }
 
-export function orderRow(j: JoinedOrder): OrderRow {
-  const { position: _p, marketId, question, outcomeName, eventTitle, ...cached } = j;
-  return { ...specOrder(cached), question, outcome_name: outcomeName, market_id: marketId, event_title: eventTitle };
+/** Rounded to 6 places: sizes and prices are short decimals, and float noise would show in a column. */
+const r6 = (x: number): number => Number(x.toFixed(6));
+
+/** The open size, the value of that size at the order's price, and the distance to the market's price (¢). */
+function figures(j: JoinedOrder): { remaining: number; value: number; distance: number | null } {
+  const size = Number(j.originalSize);
+  const matched = Number(j.sizeMatched);
+  const remaining = Number.isFinite(size) ? r6(Math.max(0, size - (Number.isFinite(matched) ? matched : 0))) : 0;
+  const price = Number(j.price);
+  const ok = Number.isFinite(price);
+  return {
+    remaining,
+    value: ok ? r6(remaining * price) : 0,
+    distance: ok && j.currentPrice !== null ? r6((price - j.currentPrice) * 100) : null,
+  };
 }
 
+export function orderRow(j: JoinedOrder): OrderRow {
+  const { position: _p, marketId, question, outcomeName, eventTitle, currentPrice, ...cached } = j;
+  const f = figures(j);
+  return {
+    ...specOrder(cached),
+    question,
+    outcome_name: outcomeName,
+    market_id: marketId,
+    event_title: eventTitle,
+    remaining: String(f.remaining),
+    value: f.value,
+    current_price: currentPrice,
+    distance_cents: f.distance,
+  };
+}
+
+/** The words of a filter text, lower-cased (whitespace separates them). */
+const words = (text: string): string[] => text.toLowerCase().split(/\s+/).filter(Boolean);
+
 /**
- * `q` matches a market by name (its question or its event's title, case-insensitively, as a
- * substring) or by id (the condition id in any letter case, or the token id exactly).
+ * `q` matches an order by words, in any order, each a substring of its market's question, its
+ * event's title or its outcome (case-insensitively), or, whole, by id (the condition id in any
+ * letter case, or the token id exactly). `outcome` is the outcome's name whole, any case.
  */
 function matcher(q: ViewQuery): (j: JoinedOrder) => boolean {
   const market = q.market?.trim().toLowerCase();
   const asset = q.asset_id?.trim();
   const side = q.side?.toUpperCase();
-  const text = q.q?.trim().toLowerCase();
+  const outcome = q.outcome?.trim().toLowerCase() || undefined;
+  const status = q.status?.toLowerCase();
+  const text = q.q?.trim().toLowerCase() ?? '';
+  const terms = words(text);
+  const byText = (j: JoinedOrder): boolean => {
+    if (terms.length === 0 || j.market.toLowerCase() === text || j.assetId === text) return true;
+    const hay = [j.question, j.eventTitle, j.outcomeName ?? j.outcome]
+      .filter((s) => s !== null)
+      .join('\n')
+      .toLowerCase();
+    return terms.every((t) => hay.includes(t));
+  };
   return (j) =>
     (market === undefined || j.market.toLowerCase() === market) &&
     (asset === undefined || j.assetId === asset) &&
     (side === undefined || j.side.toUpperCase() === side) &&
-    (!text ||
-      j.market.toLowerCase() === text ||
-      j.assetId === text ||
-      !!j.question?.toLowerCase().includes(text) ||
-      !!j.eventTitle?.toLowerCase().includes(text));
+    (outcome === undefined || (j.outcomeName ?? j.outcome).toLowerCase() === outcome) &&
+    (status === undefined || j.status.toLowerCase() === status) &&
+    byText(j);
 }
 
 const numeric = (v: string): number => {
@@ -58,6 +101,10 @@ const KEY: Record<OrderViewField, (j: JoinedOrder) => number | string> = {
   price: (j) => numeric(j.price),
   size: (j) => numeric(j.originalSize),
   filled: (j) => numeric(j.sizeMatched),
+  remaining: (j) => figures(j).remaining,
+  value: (j) => figures(j).value,
+  // No current price: last either way round would need a second key; lowest is as good (and stable).
+  distance: (j) => figures(j).distance ?? Number.NEGATIVE_INFINITY,
   market: (j) => (j.question === null ? `\uffff${j.market}` : j.question.toLowerCase()),
   outcome: (j) => (j.outcomeName ?? j.outcome).toLowerCase(),
   side: (j) => j.side.toLowerCase(),
@@ -95,6 +142,10 @@ export const ORDERS_CSV_HEADER = [
   'status',
   'asset_id',
   'expiration',
+  'remaining_size',
+  'value',
+  'current_price_cents',
+  'distance_cents',
 ] as const;
 
 /** A decimal price in dollars as cents, exactly as written ("0.375" -> "37.5"), without float noise. */
@@ -120,6 +171,11 @@ export function csvLine(j: JoinedOrder): string {
     r.status,
     r.assetId,
     j.expiration,
+    r.remaining,
+    // Numbers as numbers: a negative distance is not a formula to defuse.
+    r.value,
+    r.current_price === null ? null : priceCents(String(r.current_price)),
+    r.distance_cents,
   ]);
 }
 

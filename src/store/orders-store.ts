@@ -52,6 +52,8 @@ export interface JoinedOrder extends CachedOrder {
   /** The outcome the order's token stands for: the market's outcome at the token's place in its trading ids (tradingIds). */
   outcomeName: string | null;
   eventTitle: string | null;
+  /** The cached market's price for the order's outcome (its `outcomePrices` entry, dollars), or null. */
+  currentPrice: number | null;
 }
 
 const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -62,17 +64,23 @@ interface OrdersMarket {
   eventTitle: string | null;
   /** Token id -> outcome name. */
   outcomes: Map<string, string>;
+  /** Token id -> the catalog's price of that outcome (as of the last sync). */
+  prices: Map<string, number>;
 }
 
 function ordersMarket(r: Row): OrdersMarket {
   const names = textList(r[3]);
+  const quoted = textList(r[8]);
   const outcomes = new Map<string, string>();
+  const prices = new Map<string, number>();
   // The ids the CLOB knows the market's outcomes by, chosen by its version (never positionIds for a v1 market).
   const trading = tradingIds({ outcomes: r[3], clobTokenIds: r[4], version: r[6] ?? undefined, positionIds: fromColumn('json', r[7]) });
   (trading.ok ? trading.ids : []).forEach((token, i) => {
     if (names[i] !== undefined) outcomes.set(token, names[i]);
+    const price = quoted[i] === undefined || quoted[i] === '' ? Number.NaN : Number(quoted[i]);
+    if (Number.isFinite(price)) prices.set(token, price);
   });
-  return { id: String(r[1]), question: textOrNull(r[2]), eventTitle: textOrNull(r[5]), outcomes };
+  return { id: String(r[1]), question: textOrNull(r[2]), eventTitle: textOrNull(r[5]), outcomes, prices };
 }
 
 /**
@@ -84,7 +92,7 @@ const MARKETS_OF_ORDERS = `
 SELECT m._condition_lc, m.id, m."question", m."outcomes", m."clobTokenIds",
   (SELECT e."title" FROM market_events me JOIN events e ON e.id = me.event_id
     WHERE me.market_id = m.id ORDER BY me.position, me.event_id LIMIT 1),
-  m."version", m."positionIds"
+  m."version", m."positionIds", m."outcomePrices"
 FROM markets m
 WHERE m._condition_lc IN (SELECT DISTINCT _market_lc FROM orders WHERE account = ?)
 ORDER BY m.id`;
@@ -191,6 +199,7 @@ export class OrdersStore {
       o.question = m?.question ?? null;
       o.outcomeName = m?.outcomes.get(o.assetId) ?? null;
       o.eventTitle = m?.eventTitle ?? null;
+      o.currentPrice = m?.prices.get(o.assetId) ?? null;
       return o;
     });
   }

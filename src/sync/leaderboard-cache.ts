@@ -12,7 +12,7 @@ import type { BoardKey, BoardQuery } from '../store/leaderboard-store.ts';
 import type { LeaderboardCacheStore } from '../store/store-api.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { fetchBoard } from '../upstream/data-api.ts';
+import { BOARD_DEPTH, fetchBoard } from '../upstream/data-api.ts';
 
 export interface LeaderboardCacheOptions {
   ttlMs?: number;
@@ -57,13 +57,15 @@ export class LeaderboardCache {
 
   meta(key: BoardKey & Pick<LeaderboardMeta, 'category' | 'timePeriod' | 'orderBy'>): LeaderboardMeta {
     const at = this.store.fetchedAt(key);
+    const entries = this.store.count(key);
     return {
       category: key.category,
       timePeriod: key.timePeriod,
       orderBy: key.orderBy,
       fetchedAt: at === null ? null : new Date(at).toISOString(),
       stale: at === null || !this.fresh(key),
-      entries: this.store.count(key),
+      entries,
+      truncated: entries >= BOARD_DEPTH,
     };
   }
 

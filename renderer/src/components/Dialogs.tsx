@@ -13,6 +13,7 @@ import { normalizeOrigin } from '../../../src/contract/origins.ts';
 import { HorizonField, horizonText, horizonValid, horizonValue } from './HorizonField.tsx';
 import { ApiTokenField } from './ApiTokenField.tsx';
 import { UpstreamWsField, wsHostText, wsHostValid, wsHostValue } from './UpstreamWsField.tsx';
+import { CredentialsHelp } from './CredentialsHelp.tsx';
 
 function Modal({ open, onClose, label, children }: { open: boolean; onClose: () => void; label: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -92,6 +93,7 @@ export function CredentialsDialog() {
             service process reads them; this window never sees the secret again.
           </p>
         )}
+        <CredentialsHelp />
         {status.data?.configured ? (
           <p className="dialog-status" data-testid="credentials-status">
             Set for <span className="mono">{status.data.address}</span>

@@ -1,16 +1,18 @@
 /**
  * The Orders view's state machine: what the view can show, as one discriminated union. The
  * list is the service's `orders.view` (orders joined with their cached markets, filtered by
- * market name, sorted, counted, offset-paged). Desktop: the core holds the credentials. Web
+ * words, side, outcome and status, sorted, counted, offset-paged). Desktop: the core holds the credentials. Web
  * mode: the page signs each request with credentials typed into this tab, and the service
  * takes them only if they are the ones it was started with.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, call, credentials, DesktopOnlyError, mode, NoCredentialsError, UnavailableOpError, type InputOf } from '../api.ts';
 import type { OrderViewField } from '../../../src/contract/enums.ts';
-import type { OrdersViewPage } from '../../../src/contract/orders-ops.ts';
+import { ORDER_STATUSES, type OrdersViewPage } from '../../../src/contract/orders-ops.ts';
 
 export type { OrderRow, OrdersViewPage } from '../../../src/contract/orders-ops.ts';
+export { ORDER_STATUSES };
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export type { OrderViewField };
 
 export function useCredentialsStatus() {
@@ -22,8 +24,18 @@ export interface OrdersSort {
   ascending: boolean;
 }
 
-export interface OrdersQuery {
-  /** Market name, condition id or token id (trimmed; '' for all). */
+/** The filters beside the words: '' for any. */
+export interface OrdersFilters {
+  side: '' | 'BUY' | 'SELL';
+  /** An outcome's name, whole (trimmed). */
+  outcome: string;
+  status: '' | OrderStatus;
+}
+
+export const NO_ORDER_FILTERS: OrdersFilters = { side: '', outcome: '', status: '' };
+
+export interface OrdersQuery extends OrdersFilters {
+  /** Words from the market or outcome in any order, or a condition id or token id (trimmed; '' for all). */
   q: string;
   sort: OrdersSort;
   offset: number;
@@ -46,6 +58,9 @@ export type OrdersState =
 export function viewParams(query: OrdersQuery): InputOf<'orders.view'> {
   return {
     ...(query.q ? { q: query.q } : {}),
+    ...(query.side ? { side: query.side } : {}),
+    ...(query.outcome ? { outcome: query.outcome } : {}),
+    ...(query.status ? { status: query.status } : {}),
     order_by: query.sort.by,
     ascending: query.sort.ascending,
     limit: query.limit,
@@ -68,7 +83,8 @@ export function useOrders(query: OrdersQuery): { state: OrdersState; address: st
     staleTime: 10_000,
   });
   const address = creds.data?.address;
-  return { state: stateOf(q, noCredentials, address, query.q !== ''), address };
+  const filtered = query.q !== '' || query.side !== '' || query.outcome !== '' || query.status !== '';
+  return { state: stateOf(q, noCredentials, address, filtered), address };
 }
 
 type ViewQuery = Pick<ReturnType<typeof useQuery<OrdersViewPage>>, 'data' | 'error' | 'isPending' | 'isFetching' | 'refetch'>;

@@ -1,13 +1,21 @@
 /**
  * The user's live orders: hooks/useOrders.ts decides the state, this picks its component
- * (views/orders/). The filter text is kept with the UI state; sort, page and selection are this
- * visit's.
+ * (views/orders/). The filter text is kept with the UI state; side, outcome and status filters,
+ * sort, page and selection are this visit's. A row opens its market's panel over this view.
  */
 import { useState } from 'react';
 import { Pager } from '../components/Pager.tsx';
 import { toTsv } from '../format-trade.ts';
 import { useKeyedState } from '../hooks/useKeyedState.ts';
-import { type OrdersQuery, type OrdersSort, type OrdersState, useOrders, viewParams } from '../hooks/useOrders.ts';
+import {
+  NO_ORDER_FILTERS,
+  type OrdersFilters,
+  type OrdersQuery,
+  type OrdersSort,
+  type OrdersState,
+  useOrders,
+  viewParams,
+} from '../hooks/useOrders.ts';
 import { useUi } from '../ui-state.tsx';
 import { copyRows } from './orders/columns.ts';
 import { copyText, downloadExport } from './orders/exporting.ts';
@@ -32,11 +40,14 @@ export function OrdersView() {
   const { ui, setUi } = useUi();
   const filter = ui.orders.market;
   const q = useDebounced(filter.trim(), 250);
+  const [filters, setFilters] = useState<OrdersFilters>(NO_ORDER_FILTERS);
+  const outcome = useDebounced(filters.outcome.trim(), 250);
   const [sort, setSort] = useState<OrdersSort>({ by: 'created_at', ascending: false });
   const [limit, setLimit] = useState(100);
+  const chosen: OrdersFilters = { ...filters, outcome };
   // A new filter, sort or page size starts at the first page; a new page starts with nothing selected.
-  const [offset, setOffset] = useKeyedState(JSON.stringify([q, sort, limit]), 0);
-  const query: OrdersQuery = { q, sort, offset, limit };
+  const [offset, setOffset] = useKeyedState(JSON.stringify([q, chosen, sort, limit]), 0);
+  const query: OrdersQuery = { q, ...chosen, sort, offset, limit };
   const [selected, setSelected] = useKeyedState<ReadonlySet<string>>(JSON.stringify(query), new Set());
   const { state, address } = useOrders(query);
   const rows = state.kind === 'rows' ? state.page.data : [];
@@ -56,6 +67,8 @@ export function OrdersView() {
       <OrdersToolbar
         filter={filter}
         onFilter={(market) => setUi((s) => ({ ...s, orders: { ...s.orders, market } }))}
+        filters={filters}
+        onFilters={(patch) => setFilters((f) => ({ ...f, ...patch }))}
         total={state.kind === 'rows' ? state.page.total : state.kind === 'empty' ? 0 : undefined}
         selectedCount={rows.filter((r) => selected.has(r.id)).length}
         onCopy={() => copyText(toTsv(copyRows(rows.filter((r) => selected.has(r.id)))))}

@@ -1,12 +1,14 @@
 /**
  * One page of a board: rank, trader, volume and profit in whole dollars (compact "+$2M" made
  * neighbouring ranks look tied; the compact form is the tooltip), tabular numerals so the
- * columns line up, and a checkbox per row for "Copy selected rows".
+ * columns line up, and a checkbox per row for "Copy selected rows". A row (or the trader's name,
+ * a button for the keyboard) opens the trader's page.
  */
 import type { LeaderboardEntry, LeaderboardOrder } from '../../api.ts';
 import { fmtInt, fmtMoney, shortAddress } from '../../format.ts';
 import { fmtDollars, fmtSignedCompact, fmtSignedDollars } from '../../format-trade.ts';
 import { Avatar } from './Avatar.tsx';
+import { VerifiedBadge } from './TraderPanel.tsx';
 import './Leaderboard.css';
 
 export const rowKey = (r: LeaderboardEntry) => `${r.rank}-${r.proxyWallet}`;
@@ -18,26 +20,38 @@ interface Props {
   orderBy: LeaderboardOrder;
   selected: ReadonlySet<string>;
   onSelect(keys: readonly string[], on: boolean): void;
+  /** The wallet whose page is open, if any. */
+  open: string | undefined;
+  onOpen(r: LeaderboardEntry): void;
 }
 
-function Trader({ r }: { r: LeaderboardEntry }) {
+function Trader({ r, onOpen }: { r: LeaderboardEntry; onOpen(r: LeaderboardEntry): void }) {
   return (
     <span className="trader">
       <Avatar entry={r} />
-      <span className="trader-name" title={r.proxyWallet}>
+      <button
+        type="button"
+        className="link-btn trader-name"
+        data-testid="leader-name"
+        title={`Open ${r.userName || r.proxyWallet}: positions and recent activity`}
+        onClick={(e) => {
+          e.stopPropagation();
+          onOpen(r);
+        }}
+      >
         {r.userName || shortAddress(r.proxyWallet)}
-      </span>
-      {r.verifiedBadge ? (
-        <span className="verified" title="Verified" role="img" aria-label="Verified">
-          ✓
+      </button>
+      {r.verifiedBadge ? <VerifiedBadge /> : null}
+      {r.xUsername ? (
+        <span className="muted" title="X (Twitter) handle">
+          @{r.xUsername}
         </span>
       ) : null}
-      {r.xUsername ? <span className="muted">@{r.xUsername}</span> : null}
     </span>
   );
 }
 
-export function LeaderboardTable({ label, rows, busy, orderBy, selected, onSelect }: Props) {
+export function LeaderboardTable({ label, rows, busy, orderBy, selected, onSelect, open, onOpen }: Props) {
   const all = rows.length > 0 && rows.every((r) => selected.has(rowKey(r)));
   return (
     <table className="table leaderboard-table" aria-label={label} data-busy={busy}>
@@ -65,18 +79,26 @@ export function LeaderboardTable({ label, rows, busy, orderBy, selected, onSelec
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr key={rowKey(r)} data-testid="leader-row">
+          <tr
+            key={rowKey(r)}
+            data-testid="leader-row"
+            data-wallet={r.proxyWallet}
+            className={`leader-row clickable${open === r.proxyWallet ? ' selected' : ''}`}
+            aria-selected={open === r.proxyWallet}
+            onClick={() => onOpen(r)}
+          >
             <td className="check">
               <input
                 type="checkbox"
                 aria-label={`Select rank ${r.rank}`}
                 checked={selected.has(rowKey(r))}
+                onClick={(e) => e.stopPropagation()}
                 onChange={(e) => onSelect([rowKey(r)], e.target.checked)}
               />
             </td>
             <td className="num narrow">{fmtInt(r.rank)}</td>
             <td>
-              <Trader r={r} />
+              <Trader r={r} onOpen={onOpen} />
             </td>
             <td className="num money" data-testid="leader-vol" title={fmtMoney(r.vol)}>
               {fmtDollars(r.vol)}

@@ -4,9 +4,9 @@
  */
 import { LEADERBOARD_CATEGORIES, LEADERBOARD_ORDER, LEADERBOARD_PERIODS, type LeaderboardOrder } from '../../api.ts';
 import { Segmented } from '../../components/Segmented.tsx';
-import { fmtAgo } from '../../format.ts';
+import { fmtAgo, fmtInt } from '../../format.ts';
 import { ExportCopy } from '../orders/ExportCopy.tsx';
-import type { Board, Freshness } from './useLeaderboard.ts';
+import type { Board, BoardTotal, Freshness } from './useLeaderboard.ts';
 
 const PERIOD_LABEL = { DAY: 'Day', WEEK: 'Week', MONTH: 'Month', ALL: 'All time' } as const;
 const ORDER_LABEL: Record<LeaderboardOrder, string> = { PNL: 'Profit & loss', VOL: 'Volume' };
@@ -43,10 +43,28 @@ function FreshnessNote({ freshness: f }: { freshness: Freshness }) {
   return f.fetchedAt ? <span className="muted">Updated {fmtAgo(f.fetchedAt)}</span> : null;
 }
 
+/** "37 traders", or "1,050+ traders" when the board goes deeper than the Data API pages. */
+export function totalText(t: BoardTotal): string {
+  return `${fmtInt(t.entries)}${t.truncated ? '+' : ''} ${t.entries === 1 && !t.truncated ? 'trader' : 'traders'}`;
+}
+
+function BoardCount({ total }: { total: BoardTotal }) {
+  return (
+    <span
+      className="orders-total"
+      data-testid="leaderboard-total"
+      title={total.truncated ? 'The Data API lists a board only this deep; it ranks more traders than that' : 'Every trader on this board'}
+    >
+      {totalText(total)}
+    </span>
+  );
+}
+
 interface Props {
   board: Board;
   onBoard(patch: Partial<Board>): void;
   busy: boolean;
+  total: BoardTotal | undefined;
   /** Only when a board is shown. */
   freshness: Freshness | undefined;
   selectedCount: number;
@@ -54,7 +72,7 @@ interface Props {
   onExport(): Promise<string>;
 }
 
-export function LeaderboardToolbar({ board, onBoard, busy, freshness, selectedCount, onCopy, onExport }: Props) {
+export function LeaderboardToolbar({ board, onBoard, busy, total, freshness, selectedCount, onCopy, onExport }: Props) {
   return (
     <div className="toolbar">
       <Segmented
@@ -69,6 +87,7 @@ export function LeaderboardToolbar({ board, onBoard, busy, freshness, selectedCo
         value={board.orderBy}
         onChange={(orderBy) => onBoard({ orderBy })}
       />
+      {total ? <BoardCount total={total} /> : null}
       {busy ? <span className="spinner" role="status" aria-label="Loading" /> : null}
       <span className="toolbar-spacer" />
       {freshness ? <FreshnessNote freshness={freshness} /> : null}

@@ -24,7 +24,17 @@ export interface Freshness {
   online: boolean;
 }
 
-export function useLeaderboard(board: Board, offset: number, limit: number): { state: LeaderboardState; freshness: Freshness } {
+/** How many traders the board has: `entries`, or at least that many when `truncated` (the Data API pages no deeper). */
+export interface BoardTotal {
+  entries: number;
+  truncated: boolean;
+}
+
+export function useLeaderboard(
+  board: Board,
+  offset: number,
+  limit: number,
+): { state: LeaderboardState; freshness: Freshness; total: BoardTotal | undefined } {
   const live = useLive();
   const params: LeaderboardParams = { ...board, limit, offset };
   const q = useQuery({
@@ -61,5 +71,12 @@ export function useLeaderboard(board: Board, offset: number, limit: number): { s
     cached: !!meta.data?.stale || !live.online,
     online: live.online,
   };
-  return { state, freshness };
+  // Only the shown board's count: a previous board's (kept while the next loads) would mislead;
+  // the same board's last answer stays while it is asked again.
+  const m = meta.data;
+  const total =
+    m && m.fetchedAt !== null && m.category === board.category && m.timePeriod === board.timePeriod && m.orderBy === board.orderBy
+      ? { entries: m.entries, truncated: m.truncated }
+      : undefined;
+  return { state, freshness, total };
 }

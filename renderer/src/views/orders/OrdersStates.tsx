@@ -119,15 +119,14 @@ export function OrdersEmpty({ filtered }: { filtered: boolean }) {
   const offline = startedOffline(useLive().status);
   return (
     <div className="empty" data-testid="orders-empty">
-      <p className="empty-title">
-        {filtered ? 'No live orders on a market matching this filter' : offline ? 'No orders cached' : 'No live orders'}
-      </p>
+      <p className="empty-title">{filtered ? 'No orders match these filters' : offline ? 'No orders cached' : 'No live orders'}</p>
       {offline && !filtered ? (
         <OfflineOrdersHint />
       ) : (
         <p className="empty-hint">
           {filtered
-            ? 'The filter matches market names (the question or its event), a condition id or a token id.'
+            ? 'Each word must be found in the market’s question, its event or the outcome (in any order); a condition id or token id ' +
+              'finds its market. Side, outcome and status narrow the list further.'
             : 'Orders you place appear here while they are live.'}
         </p>
       )}

@@ -1,7 +1,7 @@
 /**
  * The orders table: sortable headers (a click sorts, again reverses; aria-sort says which), a
  * checkbox per row for "Copy selected rows", and a row click opens its market in the detail
- * panel (disabled, with the reason as its tooltip, when the market is not in the cache).
+ * panel over this view (disabled, with the reason as its tooltip, when the market is not in the cache).
  */
 import type { OrderRow, OrdersSort } from '../../hooks/useOrders.ts';
 import { useNav } from '../../nav.tsx';
@@ -24,7 +24,7 @@ function SortHeader({ sort, onSort }: Pick<Props, 'sort' | 'onSort'>) {
         const active = sort.by === c.field;
         const dir = active ? (sort.ascending ? 'ascending' : 'descending') : 'none';
         return (
-          <th key={c.field} scope="col" className={`${c.numeric ? 'num' : ''}${active ? ' sorted' : ''}`} aria-sort={dir}>
+          <th key={c.field} scope="col" className={`${c.numeric ? 'num' : ''}${active ? ' sorted' : ''}`} aria-sort={dir} title={c.hint}>
             <button
               type="button"
               className="th-sort"
@@ -44,7 +44,8 @@ function SortHeader({ sort, onSort }: Pick<Props, 'sort' | 'onSort'>) {
 
 function OrderLine({ r, checked, onSelect }: { r: OrderRow; checked: boolean; onSelect: Props['onSelect'] }) {
   const nav = useNav();
-  const open = r.market_id ? () => nav.open('market', r.market_id!, { tab: 'markets' }) : undefined;
+  // Over the Orders view: the trader stays among their orders.
+  const open = r.market_id ? () => nav.open('market', r.market_id!) : undefined;
   const why = r.market_id ? `Open “${r.question}”` : 'This market is not in the cache yet, so it cannot be opened';
   return (
     <tr data-testid="order-row" data-order-id={r.id} className={open ? 'order-row clickable' : 'order-row'} onClick={open}>
@@ -80,7 +81,7 @@ function OrderLine({ r, checked, onSelect }: { r: OrderRow; checked: boolean; on
         <span className={`side side-${r.side.toLowerCase()}`}>{r.side}</span>
       </td>
       {ORDER_COLUMNS.slice(2).map((c) => (
-        <td key={c.field} className={c.numeric ? 'num' : undefined} data-col={c.field}>
+        <td key={c.field} className={c.numeric ? 'num' : undefined} data-col={c.field} title={c.title?.(r)}>
           {c.field === 'status' ? <span className="badge badge-inactive">{c.text(r)}</span> : c.text(r)}
         </td>
       ))}

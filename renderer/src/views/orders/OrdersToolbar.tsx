@@ -1,15 +1,22 @@
 /**
- * Above the orders table: the market filter (by name, condition id or token id), the total,
- * CSV export of everything the filter and sort select, copying the selected rows, and the
- * account with its credentials button.
+ * Above the orders table: the word filter (words from the market, its event or the outcome, in
+ * any order; or a condition id or token id), side, outcome and status, the total, CSV export of
+ * everything the filters and sort select, copying the selected rows, and the account with its
+ * credentials button.
  */
 import { fmtInt } from '../../format.ts';
+import { ORDER_STATUSES, type OrdersFilters } from '../../hooks/useOrders.ts';
 import { useNav } from '../../nav.tsx';
 import { ExportCopy } from './ExportCopy.tsx';
+
+/** Outcome names offered while typing (any other name can be typed whole). */
+const COMMON_OUTCOMES = ['Yes', 'No', 'Up', 'Down', 'Over', 'Under'];
 
 interface Props {
   filter: string;
   onFilter(text: string): void;
+  filters: OrdersFilters;
+  onFilters(patch: Partial<OrdersFilters>): void;
   /** Orders the filter matches (undefined until known). */
   total: number | undefined;
   selectedCount: number;
@@ -18,24 +25,66 @@ interface Props {
   address: string | undefined;
 }
 
-export function OrdersToolbar({ filter, onFilter, total, selectedCount, onCopy, onExport, address }: Props) {
+export function OrdersToolbar({ filter, onFilter, filters, onFilters, total, selectedCount, onCopy, onExport, address }: Props) {
   const nav = useNav();
   return (
-    <div className="toolbar" role="toolbar" aria-label="Order filters">
+    <div className="toolbar orders-toolbar" role="toolbar" aria-label="Order filters">
       <label className="field orders-filter">
-        <span className="field-label">Filter by market</span>
+        <span className="field-label">Filter</span>
         <input
           type="search"
           className="text-input"
-          placeholder="market name, condition id or token id"
-          aria-label="Filter by market"
+          placeholder="words from the market or outcome, or an id"
+          aria-label="Filter by market, event or outcome words"
           aria-describedby="orders-filter-hint"
           value={filter}
           onChange={(e) => onFilter(e.target.value)}
         />
         <span id="orders-filter-hint" className="visually-hidden">
-          Matches the market name (its question or event), a condition id or a token id
+          Words in any order; each must be found in the market's question, its event or the outcome. A condition id or token id finds that
+          market's orders.
         </span>
+      </label>
+      <label className="field">
+        <span className="field-label">Side</span>
+        <select aria-label="Side" value={filters.side} onChange={(e) => onFilters({ side: e.target.value as OrdersFilters['side'] })}>
+          <option value="">Buy and sell</option>
+          <option value="BUY">Buy</option>
+          <option value="SELL">Sell</option>
+        </select>
+      </label>
+      <label className="field orders-outcome-filter">
+        <span className="field-label">Outcome</span>
+        <input
+          type="search"
+          className="text-input"
+          list="orders-outcomes"
+          placeholder="any"
+          aria-label="Outcome"
+          title="An outcome's whole name: Yes, No, a candidate…"
+          value={filters.outcome}
+          onChange={(e) => onFilters({ outcome: e.target.value })}
+        />
+        <datalist id="orders-outcomes">
+          {COMMON_OUTCOMES.map((o) => (
+            <option key={o} value={o} />
+          ))}
+        </datalist>
+      </label>
+      <label className="field">
+        <span className="field-label">Status</span>
+        <select
+          aria-label="Status"
+          value={filters.status}
+          onChange={(e) => onFilters({ status: e.target.value as OrdersFilters['status'] })}
+        >
+          <option value="">Any status</option>
+          {ORDER_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.replace('_', ' ')}
+            </option>
+          ))}
+        </select>
       </label>
       {total !== undefined ? (
         <span className="orders-total" data-testid="orders-total">
