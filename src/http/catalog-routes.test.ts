@@ -248,7 +248,9 @@ function leaderOf(e: Obj): { chance: number | null; change: number | null } {
   if (!top) return { chance: null, change: null };
   const change = real(top.oneDayPriceChange);
   if (ranked.length === 1) {
-    const named = jsonArr(top.outcomes).map((_, i) => prices(top)[i] ?? null).filter((x) => x !== null);
+    const named = jsonArr(top.outcomes)
+      .map((_, i) => prices(top)[i] ?? null)
+      .filter((x) => x !== null);
     if (named.length) return { chance: Math.max(...named), change };
   }
   return { chance: prices(top)[0] ?? null, change };

@@ -19,7 +19,8 @@ export function marketMoveKeys(m: { outcomes?: unknown; outcomePrices?: unknown;
 }
 
 /** What the leader rules read of a market, as columns: LEADER_COLS' order. */
-const LEADER_COLS = 'm.id, m."question", m."volumeNum", m."volume", m."closed", m."outcomes", m."outcomePrices", m."groupItemTitle", m."oneDayPriceChange"';
+const LEADER_COLS =
+  'm.id, m."question", m."volumeNum", m."volume", m."closed", m."outcomes", m."outcomePrices", m."groupItemTitle", m."oneDayPriceChange"';
 
 type LeaderInput = Ranked & { oneDayPriceChange?: unknown };
 
@@ -55,8 +56,8 @@ function byEvent(ids: Iterable<number>, rows: Iterable<Row>): Map<number, Leader
   for (const id of ids) out.set(id, []);
   for (const r of rows) {
     const id = r[0] as number;
-    let list = out.get(id);
-    if (!list) out.set(id, (list = []));
+    const list = out.get(id) ?? [];
+    if (list.length === 0) out.set(id, list);
     list.push(leaderInput(r, 1));
   }
   return out;
