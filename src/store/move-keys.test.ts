@@ -41,11 +41,16 @@ function market(id: number, yes: number, change: number | undefined, noFirst = f
   };
 }
 
-const list = (store: CatalogStore, op: 'markets.list' | 'events.list', raw: Record<string, string>) => {
+function list(store: CatalogStore, op: 'markets.list' | 'events.list', raw: Record<string, string>): string[] {
+  if (op === 'markets.list') {
+    const p = parseParams(operations[op].params, { limit: '100', ...raw });
+    if (!p.ok) throw new Error(p.message);
+    return store.reader.listMarkets(p.value).map((x) => x.id);
+  }
   const p = parseParams(operations[op].params, { limit: '100', ...raw });
   if (!p.ok) throw new Error(p.message);
-  return (op === 'markets.list' ? store.reader.listMarkets(p.value) : store.reader.listEvents(p.value)).map((x) => x.id);
-};
+  return store.reader.listEvents(p.value).map((x) => x.id);
+}
 
 /** Ids by key, descending (or ascending), missing keys last, ties by id in the same direction. */
 function sortedBy<T extends { id: string }>(rows: T[], key: (r: T) => number | undefined, desc: boolean): string[] {

@@ -42,9 +42,10 @@ export function eventMoveKeys(markets: readonly LeaderInput[]): [Key, Key, Key] 
   return [eventLeader(markets)?.price ?? null, change ?? null, change === undefined ? null : Math.abs(change)];
 }
 
-/** The markets of the events `ids` (an IN subquery), event by event in the event's order (the leader's tie-break, as served). */
+/** The markets of the events `ids` (an IN subquery), event by event, in the event's order (the leader's tie-break, as served). */
 const leaderRows = (ids: string) =>
-  `SELECT me.event_id, ${LEADER_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id WHERE me.event_id IN ${ids} ORDER BY me.event_id, me.position, me.market_id`;
+  `SELECT me.event_id, ${LEADER_COLS} FROM market_events me JOIN markets m ON m.id = me.market_id ` +
+  `WHERE me.event_id IN ${ids} ORDER BY me.event_id, me.position, me.market_id`;
 
 /** Only a row whose keys changed is written: an unchanged one would still rewrite its index entries. */
 const UPDATE_EVENT =
