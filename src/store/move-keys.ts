@@ -49,7 +49,8 @@ const leaderRows = (ids: string) =>
 
 /** Only a row whose keys changed is written: an unchanged one would still rewrite its index entries. */
 const UPDATE_EVENT =
-  'UPDATE events SET _chance = ?, _change = ?, _change_size = ? WHERE id = ? AND (_chance IS NOT ? OR _change IS NOT ? OR _change_size IS NOT ?)';
+  'UPDATE events SET _chance = ?, _change = ?, _change_size = ? ' +
+  'WHERE id = ? AND (_chance IS NOT ? OR _change IS NOT ? OR _change_size IS NOT ?)';
 
 /** Groups leaderRows' rows by event; every id of `ids` is present (an event with no market: none). */
 function byEvent(ids: Iterable<number>, rows: Iterable<Row>): Map<number, LeaderInput[]> {
