@@ -1,7 +1,8 @@
 /**
  * The events grid's columns: the event (star, icon, title), its leader, chance and the leader's
  * 24h change (both sorted by the service: EVENT_ORDER_FIELDS), the number of tradable markets,
- * money and dates. `priority`: the order columns are hidden in when the grid is narrow (lowest first); the event, leader, chance and 24h volume always stay.
+ * money and dates. `priority`: the order columns are hidden in when the grid is narrow (lowest
+ * first); the event, leader, chance and 24h volume always stay.
  */
 import type { EventOrderField } from '../../../src/contract/enums.ts';
 import type { Event } from '../api.ts';
