@@ -38,8 +38,8 @@ export function SinceEmpty(props: { since: number; watchingSince: string | null;
     <div className="empty" data-testid="since-empty">
       {partial ? (
         <p className="empty-title" data-testid="since-watching">
-          {watching === undefined ? 'No sync has been recorded yet' : `Watching since ${fmtDateTime(new Date(watching).toISOString())}`};
-          meanwhile, today’s biggest moves:
+          {watching === undefined ? 'No sync has been recorded yet' : `Watching since ${fmtDateTime(new Date(watching).toISOString())}`}
+          {'; meanwhile, today’s biggest moves:'}
         </p>
       ) : (
         <p className="empty-title">Nothing changed since {fmtDateTime(new Date(props.since).toISOString())}</p>
