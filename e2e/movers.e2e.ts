@@ -167,7 +167,7 @@ test("a fresh cache's Since view says since when it watches and lists today's bi
   const moves = sortedBy(active, (m) => (change(m) === null ? null : Math.abs(change(m)!)), true)
     .slice(0, 10)
     .filter((m) => change(m) !== null && change(m) !== 0);
-  await expect(page.getByTestId('since-today-row')).toHaveText(moves.map((m) => new RegExp(escape(label(m)))));
+  await expect(page.getByTestId('since-today-row')).toHaveText(moves.map((m) => new RegExp(literal(label(m)))));
 });
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
