@@ -96,6 +96,7 @@ function readGrid<S extends string>(v: unknown, fallback: GridPrefs<S>, sortFiel
     sort: {
       field: oneOf(s['field'], sortFields, fallback.sort.field),
       desc: typeof s['desc'] === 'boolean' ? s['desc'] : fallback.sort.desc,
+      ...(s['upcoming'] === true ? { upcoming: true } : {}),
     },
     columnSizing: sizing,
   };

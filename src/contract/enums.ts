@@ -4,7 +4,11 @@
  * its state by them, without bundling zod. The leaderboard's are leaderboard-choices.ts.
  */
 
-/** `order` columns of markets.list (docs/architecture.md, "Decisions"): camelCase field names, comma-separated. */
+/**
+ * `order` columns of markets.list (docs/architecture.md, "Decisions"): camelCase field names, comma-separated.
+ * marketdesk's own (not Gamma's): `chance` (a Yes/No market's Yes price, else its likeliest outcome's: market-rules.ts
+ * marketLeader) and `oneDayPriceChangeSize` (the 24h change's absolute value: the biggest moves either way).
+ */
 export const MARKET_ORDER_FIELDS = [
   'id',
   'slug',
@@ -20,8 +24,15 @@ export const MARKET_ORDER_FIELDS = [
   'createdAt',
   'updatedAt',
   'closedTime',
+  'chance',
+  'oneDayPriceChange',
+  'oneDayPriceChangeSize',
+  'spread',
 ] as const;
-/** `order` columns of events.list. */
+/**
+ * `order` columns of events.list. marketdesk's own: `chance` and `oneDayPriceChange` are the event's leader's (market-rules.ts
+ * eventLeader, eventLeaderChange), `oneDayPriceChangeSize` that change's absolute value.
+ */
 export const EVENT_ORDER_FIELDS = [
   'id',
   'slug',
@@ -35,6 +46,9 @@ export const EVENT_ORDER_FIELDS = [
   'createdAt',
   'updatedAt',
   'closedTime',
+  'chance',
+  'oneDayPriceChange',
+  'oneDayPriceChangeSize',
 ] as const;
 export type MarketOrderField = (typeof MARKET_ORDER_FIELDS)[number];
 export type EventOrderField = (typeof EVENT_ORDER_FIELDS)[number];

@@ -60,6 +60,8 @@ export interface RevisionsPage {
 
 export interface ChangesPage {
   since: string;
+  /** Since when the feed has watched the catalog (its first recorded sync); null before any. */
+  watchingSince: string | null;
   total: number;
   /** Newest first. */
   changes: ChangeRecord[];

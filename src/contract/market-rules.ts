@@ -161,3 +161,13 @@ export function eventLeader(markets: readonly Ranked[]): Leader | undefined {
   const title = typeof top.groupItemTitle === 'string' && top.groupItemTitle.trim() ? top.groupItemTitle.trim() : undefined;
   return { label: title ?? top.question ?? top.id, price };
 }
+
+/**
+ * An event's leader's 24h change: the `oneDayPriceChange` of the first of rankMarkets (the move of
+ * the price its chance is read from). Undefined when no market is priced or the leader has none.
+ * The events grid shows it and the cache sorts events by it (store/move-keys.ts).
+ */
+export function eventLeaderChange(markets: readonly (Ranked & { oneDayPriceChange?: unknown })[]): number | undefined {
+  const top = rankMarkets(markets)[0];
+  return top ? num(top.oneDayPriceChange) : undefined;
+}

@@ -316,6 +316,12 @@ describe('order', () => {
     ['/events', 'question'],
     ['/events', 'volumeNum'],
     ['/events', 'title;drop table events'],
+    // The moves' orders: exact names only, and events have no spread.
+    ['/markets', 'Chance'],
+    ['/markets', 'oneDayPriceChangeAbs'],
+    ['/markets', 'chance,nope'],
+    ['/events', 'spread'],
+    ['/events', 'onedaypricechange'],
   ] as const) {
     it(`${path}?order=${bad} -> 400 order fields are not valid`, async () => {
       const r = await send(`${path}?order=${encodeURIComponent(bad)}`);

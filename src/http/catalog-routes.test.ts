@@ -201,6 +201,62 @@ model.apply({ tags: NAUTILUS_TAGS, markets: NAUTILUS_MARKETS });
 type Key = number | string | null;
 type KeyFn = (o: Obj) => Key;
 
+/** A JSON-text list (Gamma's `outcomes`, `outcomePrices`), parsed here; anything else is empty. */
+function jsonArr(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v !== 'string') return [];
+  try {
+    const p: unknown = JSON.parse(v);
+    return Array.isArray(p) ? p : [];
+  } catch {
+    return [];
+  }
+}
+const prices = (m: Obj) => jsonArr(m.outcomePrices).map(num);
+/** Polymarket's chance: the Yes outcome's price, else the highest-priced outcome's (the first on a tie). */
+function chanceOf(m: Obj): number | null {
+  const names = jsonArr(m.outcomes).map((n) => String(n).toLowerCase());
+  const p = prices(m);
+  const yes = names.indexOf('yes');
+  if (yes >= 0 && p[yes] !== null && p[yes] !== undefined) return p[yes]!;
+  let best: number | null = null;
+  names.forEach((_, i) => {
+    const x = p[i] ?? null;
+    if (x !== null && (best === null || x > best)) best = x;
+  });
+  return best;
+}
+/** A numeric column's value: a number only (anything else is kept aside, not sorted by). */
+const real = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/**
+ * An event's leader: its priced markets (any price), open first, then by first price and volume, both
+ * descending, in the event's order on ties. One such market: its likeliest outcome's price; more: the first's
+ * first price. Its 24h change is that market's.
+ */
+function leaderOf(e: Obj): { chance: number | null; change: number | null } {
+  const ranked = model
+    .marketsOfEvent(String(e.id))
+    .map((id) => model.markets.get(id)!)
+    .filter((m) => prices(m).some((p) => p !== null))
+    .sort(
+      (a, b) =>
+        Number(!!a.closed) - Number(!!b.closed) ||
+        (prices(b)[0] ?? -1) - (prices(a)[0] ?? -1) ||
+        (num(b.volumeNum) ?? num(b.volume) ?? 0) - (num(a.volumeNum) ?? num(a.volume) ?? 0),
+    );
+  const top = ranked[0];
+  if (!top) return { chance: null, change: null };
+  const change = real(top.oneDayPriceChange);
+  if (ranked.length === 1) {
+    const named = jsonArr(top.outcomes)
+      .map((_, i) => prices(top)[i] ?? null)
+      .filter((x) => x !== null);
+    if (named.length) return { chance: Math.max(...named), change };
+  }
+  return { chance: prices(top)[0] ?? null, change };
+}
+const abs = (v: number | null) => (v === null ? null : Math.abs(v));
+
 const MARKET_KEYS: Record<(typeof MARKET_ORDER_FIELDS)[number], KeyFn> = {
   id: (m) => Number(m.id),
   slug: (m) => text(m.slug),
@@ -217,6 +273,10 @@ const MARKET_KEYS: Record<(typeof MARKET_ORDER_FIELDS)[number], KeyFn> = {
   createdAt: (m) => ts(m.createdAt),
   updatedAt: (m) => ts(m.updatedAt),
   closedTime: (m) => ts(m.closedTime),
+  chance: chanceOf,
+  oneDayPriceChange: (m) => real(m.oneDayPriceChange),
+  oneDayPriceChangeSize: (m) => abs(real(m.oneDayPriceChange)),
+  spread: (m) => real(m.spread),
 };
 
 const EVENT_KEYS: Record<(typeof EVENT_ORDER_FIELDS)[number], KeyFn> = {
@@ -232,6 +292,9 @@ const EVENT_KEYS: Record<(typeof EVENT_ORDER_FIELDS)[number], KeyFn> = {
   createdAt: (e) => ts(e.createdAt),
   updatedAt: (e) => ts(e.updatedAt),
   closedTime: (e) => ts(e.closedTime),
+  chance: (e) => leaderOf(e).chance,
+  oneDayPriceChange: (e) => leaderOf(e).change,
+  oneDayPriceChangeSize: (e) => abs(leaderOf(e).change),
 };
 
 /** Strings compare by code point (UTF-8 byte order), numbers numerically. */

@@ -47,7 +47,12 @@ export function historyHandlers(
     'events.revisions': (p) => revisions('event', p),
     'changes.list': (p): ChangesPage => {
       const since = p.since ?? nowS() - DAY_S;
-      return { since: iso(since), ...store.changes.list(since, p.kind ?? [], p.limit, p.offset) };
+      const watching = store.changes.watchingSince();
+      return {
+        since: iso(since),
+        watchingSince: watching === null ? null : iso(watching),
+        ...store.changes.list(since, p.kind ?? [], p.limit, p.offset),
+      };
     },
   };
 }

@@ -79,9 +79,15 @@ describe('history, revisions and the change feed', () => {
     const fake = await startFakeUpstream({ catalog: createSyntheticCatalog({ markets: 300, seed: 5 }) });
     cleanups.push(() => fake.close());
     const s = await service(fake, data.dir);
+    const loadFrom = Math.floor(Date.now() / 1000) * 1000;
     await s.sync!.syncNow('full');
-    // The first load is not news.
-    expect((await ok<ChangesPage>(s, '/changes?since=0')).total).toBe(0);
+    const loadTo = Date.now();
+    // The first load is not news, but the feed watches from it on.
+    const initial = await ok<ChangesPage>(s, '/changes?since=0');
+    expect(initial.total).toBe(0);
+    expect(initial.watchingSince).not.toBeNull();
+    expect(Date.parse(initial.watchingSince!)).toBeGreaterThanOrEqual(loadFrom);
+    expect(Date.parse(initial.watchingSince!)).toBeLessThanOrEqual(loadTo);
 
     // Six open markets in six different events, each with outcome prices and liquidity.
     const listed = await ok<Market[]>(s, '/markets?closed=false&limit=100');
@@ -118,6 +124,8 @@ describe('history, revisions and the change feed', () => {
     await s.sync!.syncNow('incremental');
 
     const feed = await ok<ChangesPage>(s, `/changes?since=${encodeURIComponent(since)}&limit=1000`);
+    // Later syncs keep the time the feed began watching.
+    expect(feed.watchingSince).toBe(initial.watchingSince);
     expect(feed.changes.map(key).sort()).toEqual(
       [
         `price_move:m${pA.id}`,

@@ -6,6 +6,7 @@
 import type { GammaEvent, GammaMarket, GammaSeries, GammaTag } from '../contract/gamma.ts';
 import { EVENT_FIELDS, MARKET_FIELDS, SERIES_FIELDS, TAG_FIELDS, columnList, toColumns, type FieldSpec } from './fields.ts';
 import { parseTs } from '../logger.ts';
+import { marketMoveKeys, refreshEventMoveKeys } from './move-keys.ts';
 import { flushSearchIndex } from './search-index.ts';
 import { placeholders, type Row, type Statements } from './statements.ts';
 import { replaceWrongIds, tradingColumns, wrongIdsOf, wrongIdsOfRow } from './trading-id-index.ts';
@@ -62,6 +63,8 @@ const MARKET_DERIVED = [
   '_closed_ts',
   '_condition_lc',
   '_creator_lc',
+  '_chance',
+  '_change_size',
 ];
 const EVENT_DERIVED = ['_start_ts', '_end_ts', '_created_ts', '_updated_ts', '_closed_ts', '_slug_lc', '_creator_lc'];
 const MARKET_UPSERT = upsertSql('markets', MARKET_FIELDS, MARKET_DERIVED);
@@ -82,6 +85,9 @@ export class CatalogWriter {
   /** Markets whose tag set may have changed in the current batch. */
   private dirtyMarkets = new Set<number>();
   private dirtyEvents = new Set<number>();
+  /** Markets and events whose rows or links were written: their events' move keys are recomputed (move-keys.ts). */
+  private movedMarkets = new Set<number>();
+  private movedEvents = new Set<number>();
   private result: BatchResult = { markets: 0, events: 0, tags: 0, rejected: 0 };
 
   constructor(
@@ -93,6 +99,8 @@ export class CatalogWriter {
     this.result = { markets: 0, events: 0, tags: 0, rejected: 0 };
     this.dirtyMarkets.clear();
     this.dirtyEvents.clear();
+    this.movedMarkets.clear();
+    this.movedEvents.clear();
     try {
       this.writeBatch(batch);
     } catch (e) {
@@ -109,6 +117,7 @@ export class CatalogWriter {
       for (const e of batch.events ?? []) this.event(e, true);
       for (const m of batch.markets ?? []) this.market(m, true);
       this.refreshMarketTags();
+      refreshEventMoveKeys(this.st, this.movedMarkets, this.movedEvents);
       this.hooks?.end();
       flushSearchIndex(this.st);
     });
@@ -186,6 +195,8 @@ export class CatalogWriter {
         lower(e.slug),
         lower(e['creator']),
       ]);
+      // The row was replaced, its move keys with it.
+      this.movedEvents.add(id);
       this.result.events++;
     }
     // An older copy's tags and series only fill in what the cache lacks; a newer copy's replace.
@@ -232,6 +243,7 @@ export class CatalogWriter {
         this.st.run('DELETE FROM market_events WHERE market_id = ? AND event_id = ?', [mid as number, id]);
         this.dirtyMarkets.add(mid as number);
       }
+      if (gone.length > 0) this.movedEvents.add(id);
     }
     return id;
   }
@@ -262,7 +274,9 @@ export class CatalogWriter {
         parseTs(m.closedTime),
         lower(m.conditionId),
         creator,
+        ...marketMoveKeys(m),
       ]);
+      this.movedMarkets.add(id);
       // The wrong trading ids follow the row (trading-id-index.ts): a new market has no entries to drop.
       replaceWrongIds(this.st, id, row ? wrongIdsOfRow(row.slice(1)) : [], wrongIdsOf(m));
       this.result.markets++;
@@ -285,6 +299,9 @@ export class CatalogWriter {
           this.st.run('INSERT OR IGNORE INTO market_events (market_id, event_id, position) VALUES (?, ?, ?)', [id, eid, UNKNOWN_POSITION]);
         }
         this.dirtyMarkets.add(id);
+        // Its old events lose it: their leader may change.
+        for (const eid of current) this.movedEvents.add(eid);
+        this.movedMarkets.add(id);
       }
     }
     return id;

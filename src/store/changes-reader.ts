@@ -4,6 +4,7 @@
  * (an item pruned since keeps its id only).
  */
 import type { ChangeKind, ChangeRecord } from '../contract/history-ops.ts';
+import { WATCHING_KEY } from './history-recorder.ts';
 import { placeholders, type Statements } from './statements.ts';
 
 function parse(v: unknown): unknown {
@@ -17,6 +18,17 @@ function parse(v: unknown): unknown {
 
 export class ChangesReader {
   constructor(private readonly st: Statements) {}
+
+  /**
+   * Since when the feed has watched the catalog (epoch seconds; null: no sync recorded yet): the first
+   * recorded batch, or an older change kept from before that time was noted.
+   */
+  watchingSince(): number | null {
+    const noted = this.st.value('SELECT value FROM meta WHERE key = ?', [WATCHING_KEY]);
+    const oldest = this.st.value('SELECT min(at) FROM changes');
+    const times = [noted, oldest].map(Number).filter((t) => Number.isFinite(t) && t > 0);
+    return times.length ? Math.min(...times) : null;
+  }
 
   /** `since`: epoch seconds; `kinds` empty = all. */
   list(since: number, kinds: readonly ChangeKind[], limit: number, offset: number): { total: number; changes: ChangeRecord[] } {

@@ -20,6 +20,8 @@ const HOUR_S = 3_600;
 export const FULL_DETAIL_S = 7 * DAY_S;
 export const THIN_DAILY_S = 90 * DAY_S;
 const THINNED_KEY = 'history.thinnedAt';
+/** meta: epoch seconds of the first batch the recorder watched. */
+export const WATCHING_KEY = 'history.watchingSince';
 
 /** A market's live prices (dollars, 0..1) to record: its first outcome's price, best bid and ask, and last trade. */
 export interface LivePricePoint {
@@ -68,7 +70,10 @@ export class HistoryRecorder {
     this.active = false;
     if (this.enabled) dropHistoryTriggers(this.db);
     try {
-      return await fn();
+      const out = await fn();
+      // The load is the feed's baseline: it watches from its end (changes-reader.ts watchingSince).
+      if (this.enabled) this.noteWatching(Math.floor(this.now() / 1000));
+      return out;
     } finally {
       this.active = true;
       if (this.enabled) installHistoryTriggers(this.db);
@@ -84,12 +89,18 @@ export class HistoryRecorder {
     this.st.run('INSERT INTO _hist_clock (now) VALUES (?)', [this.batchAt]);
   }
 
+  /** The first recorded batch (or bulk load): the feed knows the changes from then on (changes-reader.ts watchingSince). */
+  private noteWatching(at: number): void {
+    this.st.run('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', [WATCHING_KEY, String(at)]);
+  }
+
   /** Inside the batch's transaction, after its upserts. */
   end(): void {
     const at = this.batchAt;
     if (at === null) return;
     this.st.run('DELETE FROM _hist_clock');
     this.batchAt = null;
+    this.noteWatching(at);
     this.reportMoves(at);
     this.st.run('DELETE FROM _hist_touched');
     const thinned = Number(this.st.value('SELECT value FROM meta WHERE key = ?', [THINNED_KEY]) ?? 0);

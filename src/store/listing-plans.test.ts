@@ -23,6 +23,8 @@ function rng(seed: number): () => number {
 const FLAGS = [0, 1, 1, 1, null] as const;
 const MONEY = [null, 0, 1.5, 1.5, 2.5, 10, 10, 300] as const;
 const TIMES = [null, 1_700_000_000_000, 1_700_000_000_000, 1_750_000_000_000, 1_800_000_000_000] as const;
+/** Signed moves, ties included (24h change). */
+const CHANGES = [null, -0.2, -0.05, -0.05, 0, 0.05, 0.3] as const;
 const WORDS = [null, 'Alpha?', 'Beta?', 'Beta?', 'gamma?'] as const;
 
 /** Sort columns of each entity, by `order` name, with their text key (question, title) and slug. */
@@ -39,6 +41,10 @@ const SORT_COL = {
     closedTime: '_closed_ts',
     question: '"question"',
     slug: '"slug"',
+    chance: '_chance',
+    oneDayPriceChange: '"oneDayPriceChange"',
+    oneDayPriceChangeSize: '_change_size',
+    spread: '"spread"',
     id: 'id',
   },
   events: {
@@ -53,6 +59,9 @@ const SORT_COL = {
     closedTime: '_closed_ts',
     title: '"title"',
     slug: '_slug_lc',
+    chance: '_chance',
+    oneDayPriceChange: '_change',
+    oneDayPriceChangeSize: '_change_size',
     id: 'id',
   },
 } as const;
@@ -81,7 +90,9 @@ async function fixture(): Promise<Database> {
             ? pick(WORDS)
             : k.endsWith('At') || k.endsWith('Date') || k === 'closedTime'
               ? pick(TIMES)
-              : pick(MONEY);
+              : k === 'oneDayPriceChange'
+                ? pick(CHANGES)
+                : pick(MONEY);
       ins.run([id, pick(FLAGS), pick(FLAGS), pick(FLAGS), ...cols.map(value)]);
     }
     ins.free();
@@ -260,6 +271,11 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
           ['endDate', 'true'],
           ['startDate', 'false'],
           ['createdAt', 'false'],
+          ['chance', 'false'],
+          ['oneDayPriceChange', 'false'],
+          ['oneDayPriceChange', 'true'],
+          ['oneDayPriceChangeSize', 'false'],
+          ...(table === 'markets' ? ([['spread', 'true']] as const) : []),
         ] as const) {
           const plan = planOf({ active: 'true', closed: 'false', order, ascending, offset: '60000' });
           expect(plan, order).toMatch(
@@ -274,8 +290,17 @@ describe.each(['markets', 'events'] as const)('%s listing plans', (table) => {
           markets: ['volume1wk', 'slug', 'updatedAt', 'closedTime', 'question'],
           events: ['title'],
         };
-        for (const order of keys[table]) {
-          for (const f of [{ closed: 'false' }, { active: 'true', closed: 'false' }] as Raw[]) {
+        // The moves' sorts have a (closed, active, key) index too (above): closed= alone reads their status index.
+        const moves: Record<Entity, string[]> = {
+          markets: ['chance', 'oneDayPriceChange', 'oneDayPriceChangeSize', 'spread'],
+          events: ['chance', 'oneDayPriceChange', 'oneDayPriceChangeSize'],
+        };
+        const cases = [
+          ...keys[table].flatMap((order) => [{ closed: 'false' }, { active: 'true', closed: 'false' }].map((f) => [order, f] as const)),
+          ...moves[table].flatMap((order) => [{ closed: 'false' }, { closed: 'true' }].map((f) => [order, f] as const)),
+        ];
+        for (const [order, f] of cases) {
+          {
             const plan = planOf({ ...f, order, ascending: 'false', offset: '8000' });
             expect(plan, `${order} ${JSON.stringify(f)}`).toMatch(
               new RegExp(`SEARCH ${alias} USING COVERING INDEX ${table}_status_\\w+ \\(closed=\\?\\)`),

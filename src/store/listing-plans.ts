@@ -62,6 +62,11 @@ const MARKET_SORT: Record<(typeof MARKET_ORDER_FIELDS)[number], string> = {
   createdAt: 'm._created_ts',
   updatedAt: 'm._updated_ts',
   closedTime: 'm._closed_ts',
+  // Kept at write time (move-keys.ts): the grids' chance rule, and the 24h change's size.
+  chance: 'm._chance',
+  oneDayPriceChange: 'm."oneDayPriceChange"',
+  oneDayPriceChangeSize: 'm._change_size',
+  spread: 'm."spread"',
 };
 const EVENT_SORT: Record<(typeof EVENT_ORDER_FIELDS)[number], string> = {
   id: 'e.id',
@@ -76,6 +81,10 @@ const EVENT_SORT: Record<(typeof EVENT_ORDER_FIELDS)[number], string> = {
   createdAt: 'e._created_ts',
   updatedAt: 'e._updated_ts',
   closedTime: 'e._closed_ts',
+  // The leader's (move-keys.ts).
+  chance: 'e._chance',
+  oneDayPriceChange: 'e._change',
+  oneDayPriceChangeSize: 'e._change_size',
 };
 
 export const MARKET_PLANS: ListingPlans = {
@@ -93,6 +102,10 @@ export const MARKET_PLANS: ListingPlans = {
     'm."slug"': 'slug',
     'm._updated_ts': 'updated',
     'm._closed_ts': 'closed_ts',
+    'm._chance': 'chance',
+    'm."oneDayPriceChange"': 'change',
+    'm._change_size': 'change_size',
+    'm."spread"': 'spread',
   },
   closedActiveIndex: {
     'm._volume': 'volume',
@@ -101,6 +114,10 @@ export const MARKET_PLANS: ListingPlans = {
     'm._end_ts': 'end',
     'm._start_ts': 'start',
     'm._created_ts': 'created',
+    'm._chance': 'chance',
+    'm."oneDayPriceChange"': 'change',
+    'm._change_size': 'change_size',
+    'm."spread"': 'spread',
   },
 };
 
@@ -115,6 +132,9 @@ export const EVENT_PLANS: ListingPlans = {
     'e."liquidity"': 'liquidity',
     'e._end_ts': 'end',
     'e."title"': 'title',
+    'e._chance': 'chance',
+    'e._change': 'change',
+    'e._change_size': 'change_size',
   },
   closedActiveIndex: {
     'e."volume"': 'volume',
@@ -123,6 +143,9 @@ export const EVENT_PLANS: ListingPlans = {
     'e._end_ts': 'end',
     'e._start_ts': 'start',
     'e._created_ts': 'created',
+    'e._chance': 'chance',
+    'e._change': 'change',
+    'e._change_size': 'change_size',
   },
 };
 

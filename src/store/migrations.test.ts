@@ -25,6 +25,7 @@ const SHIPPED = [
   '2ba2f3ccaec0065515d43e1b2093b047e3e62646434bcd09ab76922d9a03341d',
   '197be6af15b11cce5ffb8ca7bb0e5fa9a9c6c0ccd0f321669fceba580266ca43',
   '0ef46e44eb3f766741d8ef3f47b214da1cf36753e51e439d323e05cab78d5af5',
+  'b3d4d7a970b943d969ee2e93dd3f2265e75b88223e880fe322a42004bb5f506c',
 ];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

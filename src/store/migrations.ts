@@ -347,6 +347,20 @@ ALTER TABLE markets ADD COLUMN "takerBaseFee" REAL;
 ALTER TABLE markets ADD COLUMN "deployingTimestamp" TEXT;
 `;
 
+/**
+ * v9 (issue 27): the sort keys of the "what moved" orders. A market's `_chance` (market-rules.ts marketLeader: a Yes/No
+ * market's Yes price) and `_change_size` (|oneDayPriceChange|); an event's leader's chance, 24h change and its size
+ * (`_chance`, `_change`, `_change_size`: eventLeader, eventLeaderChange). The writer keeps them (catalog-writer.ts); the
+ * cached rows are filled right after this text runs, in the same transaction (schema.ts AFTER_MIGRATION).
+ */
+const V9_MOVE_KEYS = `
+ALTER TABLE markets ADD COLUMN _chance REAL;
+ALTER TABLE markets ADD COLUMN _change_size REAL;
+ALTER TABLE events ADD COLUMN _chance REAL;
+ALTER TABLE events ADD COLUMN _change REAL;
+ALTER TABLE events ADD COLUMN _change_size REAL;
+`;
+
 /** MIGRATIONS[i] takes the schema from version i to i + 1. Append only. */
 export const MIGRATIONS: readonly string[] = [
   V1_CATALOG,
@@ -357,4 +371,5 @@ export const MIGRATIONS: readonly string[] = [
   V6_HISTORY,
   V7_PROTOCOL_FIELDS,
   V8_WRONG_TRADING_IDS,
+  V9_MOVE_KEYS,
 ];

@@ -32,6 +32,8 @@ const V7_MARKET_COLUMNS = [
 const V7_EVENT_COLUMNS = ['eventMetadata', 'version'];
 /** Migration v8's market columns (and its table, wrong_trading_ids: trading-id-index.test.ts tests it). */
 const V8_MARKET_COLUMNS = ['makerBaseFee', 'takerBaseFee', 'deployingTimestamp'];
+/** Migration v9's move keys (move-keys.test.ts tests them), with the indexes on them (made again at open). */
+const V9_COLUMNS = { markets: ['_chance', '_change_size'], events: ['_chance', '_change', '_change_size'] };
 
 function search(store: CatalogStore, q: string): string[] {
   const p = parseParams(operations['search.query'].params, { q });
@@ -53,7 +55,7 @@ describe('migration v7 (the 2026 protocol fields)', () => {
     await a.persist();
     await a.close();
 
-    // Make it the file a v6 build wrote: the v7 and v8 columns and v8's table gone, user_version 6.
+    // Make it the file a v6 build wrote: the v7, v8 and v9 columns and v8's table gone, user_version 6.
     const file = path.join(dir, CACHE_FILE);
     const SQL = await sqlEngine();
     const db = new SQL.Database(readFileSync(file));
@@ -61,6 +63,9 @@ describe('migration v7 (the 2026 protocol fields)', () => {
     for (const c of V7_EVENT_COLUMNS) db.exec(`ALTER TABLE events DROP COLUMN "${c}"`);
     for (const c of V8_MARKET_COLUMNS) db.exec(`ALTER TABLE markets DROP COLUMN "${c}"`);
     db.exec('DROP TABLE wrong_trading_ids');
+    const moveIndexes = db.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND (instr(sql, '_chance') OR instr(sql, '_change'))");
+    for (const [name] of moveIndexes[0]?.values ?? []) db.exec(`DROP INDEX "${String(name)}"`);
+    for (const [table, cols] of Object.entries(V9_COLUMNS)) for (const c of cols) db.exec(`ALTER TABLE ${table} DROP COLUMN ${c}`);
     db.exec('PRAGMA user_version = 6');
     writeFileSync(file, db.export());
     db.close();

@@ -287,12 +287,12 @@ describe('migration v8', () => {
     a.apply({ markets: [...cases.map(([id, ids]) => market(id, ids)), sample] });
     await a.close();
 
-    // Make it the file a v7 build wrote: no index, none of v8's columns, user_version 7.
+    // Make it the file a v7 build wrote: no index, none of the later columns, user_version 7.
     const file = path.join(dir, CACHE_FILE);
     const SQL = await sqlEngine();
     const db = new SQL.Database(readFileSync(file));
     db.exec('DROP TABLE wrong_trading_ids');
-    dropColumnsAfter(db, 7, ['markets']);
+    dropColumnsAfter(db, 7, ['markets', 'events']);
     db.exec('PRAGMA user_version = 7');
     expect(db.exec("SELECT count(*) FROM pragma_table_info('markets') WHERE name = 'makerBaseFee'")[0]!.values[0]![0]).toBe(0);
     writeFileSync(file, db.export());

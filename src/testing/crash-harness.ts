@@ -116,7 +116,13 @@ export async function completeSchema(store: CatalogStore): Promise<string[]> {
 export function dropColumnsAfter(db: { exec(sql: string): unknown }, version: number, tables: readonly string[]): void {
   for (const sql of MIGRATIONS.slice(version)) {
     for (const [, table, column] of sql.matchAll(/ALTER TABLE (\w+) ADD COLUMN "?(\w+)"?/g)) {
-      if (tables.includes(table!)) db.exec(`ALTER TABLE ${table} DROP COLUMN "${column}"`);
+      if (!tables.includes(table!)) continue;
+      // An indexed column cannot be dropped: its indexes go first (the next open makes them again: schema.ts ensureIndexes).
+      const indexes = db.exec(
+        `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '${table}' AND instr(sql, '${column}')`,
+      ) as { values: unknown[][] }[];
+      for (const [name] of indexes[0]?.values ?? []) db.exec(`DROP INDEX "${String(name)}"`);
+      db.exec(`ALTER TABLE ${table} DROP COLUMN "${column}"`);
     }
   }
 }

@@ -6,6 +6,10 @@ const filled = {
   name: 'x',
   chanceMin: '20',
   chanceMax: '80',
+  change24Min: '-5',
+  change24Max: ' 12 ',
+  spreadMin: '',
+  spreadMax: '3',
   volumeMin: ' 1000 ',
   volume24Min: '',
   liquidityMin: '50',
@@ -24,6 +28,9 @@ describe('the new-screen form as screen params', () => {
     expect(screenParams(filled, 'markets')).toEqual({
       md_chance_min: '0.2',
       md_chance_max: '0.8',
+      md_change24h_min: '-0.05',
+      md_change24h_max: '0.12',
+      md_spread_max: '0.03',
       md_volume_min: '1000',
       md_liquidity_min: '50',
       md_ends_within_hours: '168',
@@ -35,9 +42,9 @@ describe('the new-screen form as screen params', () => {
     });
   });
 
-  it('events: the same without the chance (events have none)', () => {
+  it('events: the same without the chance, 24h change and spread (markets only)', () => {
     const p = screenParams(filled, 'events');
-    expect(Object.keys(p).filter((k) => k.startsWith('md_chance'))).toEqual([]);
+    expect(Object.keys(p).filter((k) => /^md_(chance|change24h|spread)/.test(k))).toEqual([]);
     expect(p['md_liquidity_min']).toBe('50');
     expect(p['md_q']).toBe('fed rate');
   });

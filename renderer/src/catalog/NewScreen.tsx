@@ -1,6 +1,6 @@
 /**
  * The form that saves a screen (POST /screens) of either listing: a name and the filters that
- * listing takes (FIELDS: chance for markets only; volume, 24h volume, liquidity, end dates, "ends
+ * listing takes (FIELDS: chance, 24h change and spread for markets only; volume, 24h volume, liquidity, end dates, "ends
  * within", tags, text, watchlist and orders for both), each left out when empty. The service checks
  * them (a min above its max is its 400, shown here) and answers the saved screen.
  */
@@ -30,6 +30,11 @@ const words = (v: string) => v.split(/[\s,]+/).filter(Boolean);
 export const FIELDS: readonly Field[] = [
   { key: 'chanceMin', label: 'Chance ≥ %', param: 'md_chance_min', to: num(0.01), markets: true },
   { key: 'chanceMax', label: 'Chance ≤ %', param: 'md_chance_max', to: num(0.01), markets: true },
+  // Points of chance, as the grid's 24h change column reads (-5: down 5 points), and cents.
+  { key: 'change24Min', label: '24h change ≥ pts', param: 'md_change24h_min', to: num(0.01), markets: true },
+  { key: 'change24Max', label: '24h change ≤ pts', param: 'md_change24h_max', to: num(0.01), markets: true },
+  { key: 'spreadMin', label: 'Spread ≥ ¢', param: 'md_spread_min', to: num(0.01), markets: true },
+  { key: 'spreadMax', label: 'Spread ≤ ¢', param: 'md_spread_max', to: num(0.01), markets: true },
   { key: 'volumeMin', label: 'Volume ≥', param: 'md_volume_min', to: num(1) },
   { key: 'volume24Min', label: '24h volume ≥', param: 'md_volume24h_min', to: num(1) },
   { key: 'liquidityMin', label: 'Liquidity ≥', param: 'md_liquidity_min', to: num(1) },

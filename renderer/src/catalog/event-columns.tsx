@@ -1,14 +1,16 @@
 /**
- * The events grid's columns: the event (star, icon, title), its leader and chance, the number
- * of tradable markets, money and dates. `priority`: the order columns are hidden in when the
- * grid is narrow (lowest first); the event, leader, chance and 24h volume always stay.
+ * The events grid's columns: the event (star, icon, title), its leader, chance and the leader's
+ * 24h change (both sorted by the service: EVENT_ORDER_FIELDS), the number of tradable markets,
+ * money and dates. `priority`: the order columns are hidden in when the grid is narrow (lowest
+ * first); the event, leader, chance and 24h volume always stay.
  */
 import type { EventOrderField } from '../../../src/contract/enums.ts';
 import type { Event } from '../api.ts';
-import { eventLeader, isPlaceholder, type Leader } from '../../../src/contract/market-rules.ts';
+import { eventLeader, eventLeaderChange, isPlaceholder, rankMarkets, type Leader } from '../../../src/contract/market-rules.ts';
 import { fmtInt } from '../format.ts';
 import type { GridColumn } from '../grid/DataGrid.tsx';
-import { LiveLeaderChance } from '../stream/LiveCells.tsx';
+import { LiveChange, LiveLeaderChance } from '../stream/LiveCells.tsx';
+import { fmtChange } from '../format.ts';
 import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
 
 // Two columns read the leader: parse the nested markets once per row object.
@@ -51,9 +53,27 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
     minSize: 62,
     align: 'right',
     className: 'ev-chance',
+    sortable: true,
+    descFirst: true,
     // The leading market streams while the row is on screen (stream/LiveCells.tsx).
     cell: (e) => <LiveLeaderChance markets={e.markets ?? []} />,
     text: (e) => String(leaderOf(e)?.price ?? ''),
+  },
+  // The leader's move (market-rules.ts eventLeaderChange: the service sorts by the same rule), live as the markets grid's.
+  {
+    id: 'oneDayPriceChange',
+    header: '24h change',
+    size: 100,
+    minSize: 72,
+    align: 'right',
+    className: 'ev-change',
+    sortable: true,
+    descFirst: true,
+    cell: (e) => {
+      const top = rankMarkets(e.markets ?? [])[0];
+      return top ? <LiveChange m={top} /> : '—';
+    },
+    text: (e) => fmtChange(eventLeaderChange(e.markets ?? [])),
   },
   // Placeholders ("Person A", no prices) are not markets one can trade yet.
   {

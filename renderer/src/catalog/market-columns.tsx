@@ -1,8 +1,8 @@
 /**
  * The markets grid's columns, as Polymarket's market list reads: the market (star, icon,
  * question), its chance and 24h move, the spread (these three live from the stream while the
- * row is on screen), then money and dates. Chance, 24h change
- * and spread are not sortable: the service has no order by them (MARKET_ORDER_FIELDS).
+ * row is on screen), then money and dates. Every number sorts by the service (MARKET_ORDER_FIELDS:
+ * `chance` is the Yes price as the cell shows it; 24h change by its sign; the sort presets add its size).
  * `priority`: the order columns are hidden in when the grid is narrow (lowest first); the
  * market, chance, 24h change and 24h volume always stay.
  */
@@ -26,6 +26,8 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     size: 70,
     minSize: 62,
     align: 'right',
+    sortable: true,
+    descFirst: true,
     // Live (stream/LiveCells.tsx): the tooltip is the value's own, with its freshness.
     cell: (m) => <LiveChance m={m} />,
     text: (m) => {
@@ -39,6 +41,8 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     size: 100,
     minSize: 72,
     align: 'right',
+    sortable: true,
+    descFirst: true,
     cell: (m) => <LiveChange m={m} />,
     text: (m) => fmtChange(m['oneDayPriceChange']),
   },
@@ -60,6 +64,7 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     size: 68,
     minSize: 62,
     align: 'right',
+    sortable: true,
     priority: 6,
     cell: (m) => <LiveSpread m={m} />,
   },

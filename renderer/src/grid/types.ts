@@ -45,6 +45,8 @@ export type GridColumn<T, S extends string = string> = ColumnBase<T> & ({ id: S;
 export interface Sort<S extends string = string> {
   field: S;
   desc: boolean;
+  /** "Ending soon": only end dates from now on (the listing's `end_date_min`); a header's sort drops it. */
+  upcoming?: boolean;
 }
 
 /** A shown column and the class names of its body cells. */

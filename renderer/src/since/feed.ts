@@ -41,6 +41,8 @@ export interface FeedAnswer {
   syncRunning: boolean;
   /** The newest change's time (epoch ms), if any. */
   newestAt: number | undefined;
+  /** Since when the service has watched the catalog (its first recorded sync; ISO), null before any. */
+  watchingSince: string | null;
 }
 
 export async function fetchFeed(ms: number, syncRunning: boolean): Promise<FeedAnswer> {
@@ -62,7 +64,20 @@ export async function fetchFeed(ms: number, syncRunning: boolean): Promise<FeedA
     fetchedAt,
     syncRunning,
     newestAt: newest.length > 0 ? Math.max(...newest) : undefined,
+    // An older service answers without it: treated as unknown.
+    watchingSince: pages[0]?.watchingSince ?? null,
   };
+}
+
+/** How many of today's biggest moves the Since view shows when its feed has none. */
+export const TODAY_MOVES = 10;
+
+/**
+ * The catalog's own biggest 24h moves (Gamma's `oneDayPriceChange`, by size) among open markets: what
+ * the Since view can say when the feed recorded nothing in its range (a fresh cache watched too briefly).
+ */
+export function todaysMoves(): Promise<Market[]> {
+  return call('markets.list', { active: true, closed: false, order: 'oneDayPriceChangeSize', ascending: false, limit: TODAY_MOVES });
 }
 
 /** The rows of `ids` (any order), 100 ids a call; `extra` narrows them (e.g. `md_has_orders`). */

@@ -6,6 +6,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Empty } from '../catalog/Empty.tsx';
 import { ExportCopy } from '../catalog/ExportCopy.tsx';
+import { SortPresets, sortParams } from '../catalog/SortPresets.tsx';
 import { FilterBar } from '../components/FilterBar.tsx';
 import { copyText, toTsv } from '../grid/copy.ts';
 import { DataGrid, type GridColumn } from '../grid/DataGrid.tsx';
@@ -59,8 +60,7 @@ export function CatalogView<T extends { id: string }, P extends PrefsKey>({
     (filters: CatalogFilters, sort: Sort<SortField<P>>) => ({
       ...screen,
       ...filterParams(filters, config.withEvent),
-      order: sort.field,
-      ascending: !sort.desc,
+      ...sortParams(sort),
     }),
     [config.withEvent, screen],
   );
@@ -104,14 +104,17 @@ export function CatalogView<T extends { id: string }, P extends PrefsKey>({
   // Memoised: the filter bar is, and it should not re-render as blocks arrive.
   const actions = useMemo(
     () => (
-      <ExportCopy
-        list={config.prefs}
-        params={params}
-        selected={selected.length}
-        onCopy={() => void copyText(toTsv(config.columns, selected))}
-      />
+      <>
+        <SortPresets sort={prefs.sort} onSort={onSort} />
+        <ExportCopy
+          list={config.prefs}
+          params={params}
+          selected={selected.length}
+          onCopy={() => void copyText(toTsv(config.columns, selected))}
+        />
+      </>
     ),
-    [config.prefs, config.columns, params, selected],
+    [config.prefs, config.columns, params, selected, prefs.sort, onSort],
   );
 
   return (

@@ -38,7 +38,9 @@ export function SinceView() {
         <OfflineNote now={now} />
         {state.kind === 'loading' ? <p className="since-loading muted">Reading the change feed…</p> : null}
         {state.kind === 'error' ? <SinceError error={state.error} retry={state.retry} /> : null}
-        {empty ? <SinceEmpty since={since} range={range} onRange={onRange} /> : null}
+        {empty && state.kind === 'ready' ? (
+          <SinceEmpty since={since} watchingSince={state.answer.watchingSince} range={range} onRange={onRange} />
+        ) : null}
         {g && !empty ? (
           <div className="since-groups">
             <SinceGroup
