@@ -3,6 +3,7 @@ import { AlertButton } from '../alerts/AlertButton.tsx';
 import type { Market } from '../api.ts';
 import { marketChance } from '../../../src/contract/market-rules.ts';
 import { Icon } from '../components/Icon.tsx';
+import { Toolbar } from '../components/Toolbar.tsx';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 
@@ -17,11 +18,14 @@ export function MarketHead({ m }: { m: Market }) {
         <h2 className="detail-title" data-testid="detail-title">
           {title}
         </h2>
-        <Star kind="market" id={m.id} label={title} size={18} />
-        <AlertButton subject={{ kind: 'market', id: m.id, title, price: marketChance(m) }} />
+        {/* One Tab stop each (arrows inside), so Tab goes from the title to the chart in a few keys. */}
+        <Toolbar label="Market actions" className="panel-actions">
+          <Star kind="market" id={m.id} label={title} size={18} />
+          <AlertButton subject={{ kind: 'market', id: m.id, title, price: marketChance(m) }} />
+        </Toolbar>
       </div>
       {event ? (
-        <p className="detail-event">
+        <Toolbar label="Event" className="detail-event">
           <span className="muted">Event </span>
           <button type="button" className="link-btn" onClick={() => nav.open('event', event.id)}>
             {event.title ?? event.slug ?? event.id}
@@ -30,7 +34,7 @@ export function MarketHead({ m }: { m: Market }) {
           <button type="button" className="link-btn" onClick={() => nav.marketsOfEvent({ id: event.id, title: event.title ?? event.id })}>
             all its markets
           </button>
-        </p>
+        </Toolbar>
       ) : null}
     </>
   );
