@@ -35,6 +35,8 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
         .slice(0, 4)
         .join(' · ') || '—',
     title: (e) => (e.tags ?? []).map((t) => t.label).join(', '),
+    // As the CSV export lists them.
+    text: (e) => (e.tags ?? []).map((t) => t.label ?? t.slug ?? t.id).join(' | '),
   },
   {
     id: 'leading',
@@ -53,7 +55,7 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
     className: 'ev-chance',
     // The leading market streams while the row is on screen (stream/LiveCells.tsx).
     cell: (e) => <LiveLeaderChance markets={e.markets ?? []} />,
-    text: (e) => String(leaderOf(e)?.price ?? ''),
+    text: (e) => leaderOf(e)?.price,
   },
   // Placeholders ("Person A", no prices) are not markets one can trade yet.
   {
@@ -65,6 +67,7 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
     priority: 6,
     className: 'ev-markets',
     cell: (e) => fmtInt(tradable(e)),
+    text: tradable,
   },
   moneyColumn('volume', 'Volume', (e) => e.volume, 7),
   moneyColumn('volume24hr', '24h vol', (e) => e['volume24hr']),
