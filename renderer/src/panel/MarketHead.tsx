@@ -1,7 +1,7 @@
 /** The market panel's heading: icon, question, star, alert, and the event it belongs to. */
 import { AlertButton } from '../alerts/AlertButton.tsx';
 import type { Market } from '../api.ts';
-import { marketChance } from '../../../src/contract/market-rules.ts';
+import { num, textList } from '../../../src/contract/market-rules.ts';
 import { Icon } from '../components/Icon.tsx';
 import { Toolbar } from '../components/Toolbar.tsx';
 import { useNav } from '../nav.tsx';
@@ -21,7 +21,10 @@ export function MarketHead({ m }: { m: Market }) {
         {/* One Tab stop each (arrows inside), so Tab goes from the title to the chart in a few keys. */}
         <Toolbar label="Market actions" className="panel-actions">
           <Star kind="market" id={m.id} label={title} size={18} />
-          <AlertButton subject={{ kind: 'market', id: m.id, title, price: marketChance(m) }} />
+          {/* A price alert watches the first outcome's price (the service's rule): named, with its price. */}
+          <AlertButton
+            subject={{ kind: 'market', id: m.id, title, price: num(textList(m.outcomePrices)[0]), outcome: textList(m.outcomes)[0] }}
+          />
         </Toolbar>
       </div>
       {event ? (
