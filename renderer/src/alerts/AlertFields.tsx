@@ -4,6 +4,7 @@
  * checks the values and its message shows under the form.
  */
 import type { ReactNode } from 'react';
+import { quote } from '../../../src/contract/quote.ts';
 import { Segmented } from '../components/Segmented.tsx';
 import { fmtCents } from '../chance.ts';
 import { CROSS_DIRECTIONS } from '../../../src/contract/enums.ts';
@@ -89,9 +90,9 @@ export function AlertFields({ subject, f, set }: { subject: AlertSubject; f: Ale
       return (
         <p className="alert-hint">
           {subject.kind === 'search'
-            ? `Fires when a new market matches “${subject.q}”.`
+            ? `Fires when a new market matches ${quote(subject.q)}.`
             : subject.kind === 'screen'
-              ? `Fires when a new market enters the screen “${subject.name}”.`
+              ? `Fires when a new market enters the screen ${quote(subject.name)}.`
               : 'Fires when a new market matches.'}
         </p>
       );

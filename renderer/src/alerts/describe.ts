@@ -5,6 +5,7 @@
 import type { AlertRule, FiredAlert } from '../../../src/contract/alerts-ops.ts';
 import type { AlertKind, CrossDirection } from '../../../src/contract/enums.ts';
 import type { InputOf } from '../api.ts';
+import { quote } from '../../../src/contract/quote.ts';
 import { parseAmount } from '../amount.ts';
 import { fmtCents } from '../chance.ts';
 
@@ -89,8 +90,8 @@ export function createParams(subject: AlertSubject, f: AlertForm): InputOf<'aler
 export function targetText(r: AlertRule, screenName?: (id: string) => string | undefined): string {
   if (r.market) return r.market.question ?? r.market.slug ?? `Market ${r.market.id}`;
   if (r.event) return r.event.title ?? r.event.slug ?? `Event ${r.event.id}`;
-  if (r.q !== undefined) return `Search “${r.q}”`;
-  if (r.screen !== undefined) return `Screen “${screenName?.(r.screen) ?? r.screen}”`;
+  if (r.q !== undefined) return `Search ${quote(r.q)}`;
+  if (r.screen !== undefined) return `Screen ${quote(screenName?.(r.screen) ?? r.screen)}`;
   return r.kind === 'order_done' ? 'My orders' : 'Watchlist';
 }
 

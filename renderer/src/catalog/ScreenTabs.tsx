@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ScreenKind } from '../../../src/contract/enums.ts';
 import type { Screen } from '../../../src/contract/screens-ops.ts';
 import { AlertButton } from '../alerts/AlertButton.tsx';
+import { quote } from '../../../src/contract/quote.ts';
 import { call } from '../api.ts';
 import { useWatchlist } from '../watchlist.tsx';
 import { NewScreen, screenSummary } from './NewScreen.tsx';
@@ -162,7 +163,7 @@ export function ScreenTabs({
         {remove.error ? <span className="screen-error">{remove.error.message}</span> : null}
         {remove.pending ? (
           <span className="screen-undo" role="status" data-testid="screen-undo">
-            Deleted screen “{remove.pending.name}”.{' '}
+            Deleted screen {quote(remove.pending.name)}.{' '}
             <button type="button" className="link-btn" onClick={undo}>
               Undo
             </button>

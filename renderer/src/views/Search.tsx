@@ -14,6 +14,7 @@ import { fmtInt, fmtMoney } from '../format.ts';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 import './Search.css';
+import { plural } from '../plural.ts';
 
 export const SEARCH_DEBOUNCE_MS = 80;
 // A screenful; the service builds and sends every event's markets, so a page is not cheap.
@@ -98,7 +99,7 @@ export function SearchView() {
             </>
           )}
         </span>
-        {total !== undefined && term !== '' ? <span className="muted">{fmtInt(total)} matching events</span> : null}
+        {total !== undefined && term !== '' ? <span className="muted">{plural(total, 'matching event')}</span> : null}
         {search.isFetching ? <span className="spinner" role="status" aria-label="Searching" /> : null}
         {term !== '' ? <AlertButton subject={{ kind: 'search', q: term }} text="Alert on new matches" /> : null}
         <span className="toolbar-spacer" />
@@ -204,7 +205,7 @@ function SearchEventItem({ event }: { event: SearchEvent }) {
                 className="link-btn"
                 onClick={() => nav.marketsOfEvent({ id: event.id, title: event.title ?? event.id })}
               >
-                {markets.length - MARKETS_SHOWN} more markets
+                {plural(markets.length - MARKETS_SHOWN, 'more market')}
               </button>
             </li>
           ) : null}

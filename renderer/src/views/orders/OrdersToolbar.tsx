@@ -1,11 +1,6 @@
-/**
- * Above the orders table: the market filter (by name, condition id or token id), the total,
- * CSV export of everything the filter and sort select, copying the selected rows, and the
- * account with its credentials button.
- */
-import { fmtInt } from '../../format.ts';
 import { useNav } from '../../nav.tsx';
 import { ExportCopy } from './ExportCopy.tsx';
+import { plural } from '../../plural.ts';
 
 interface Props {
   filter: string;
@@ -39,7 +34,7 @@ export function OrdersToolbar({ filter, onFilter, total, selectedCount, onCopy, 
       </label>
       {total !== undefined ? (
         <span className="orders-total" data-testid="orders-total">
-          {fmtInt(total)} {total === 1 ? 'order' : 'orders'}
+          {plural(total, 'order')}
         </span>
       ) : null}
       <span className="toolbar-spacer" />
