@@ -121,13 +121,15 @@ function RateBudget() {
   return (
     <span
       className={`sb-item${summary.percent < 20 ? ' sb-warn' : ' muted'}`}
-      title={`How many more requests the upstream (Polymarket) allows now, before marketdesk waits for its limits to reset.\n${summary.detail}`}
+      title={`${BUDGET_HINT}\n${summary.detail}`}
       data-testid="rate-budget"
     >
       {budgetText(summary)}
     </span>
   );
 }
+
+const BUDGET_HINT = 'How many more requests the upstream (Polymarket) allows now, before marketdesk waits for its limits to reset.';
 
 /** The budget in a trader's words: "Upstream requests: 99% left", "… 3 waiting". */
 export function budgetText(s: { percent: number; queued: number }): string {
