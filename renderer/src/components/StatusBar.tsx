@@ -62,7 +62,7 @@ export function StatusBar() {
       <StreamHealth />
       <RateBudget />
       {live.service && live.service.restarts > 0 ? <span className="sb-item muted">Service restarted {live.service.restarts}×</span> : null}
-      <span className="sb-item muted">{mode === 'desktop' ? 'Desktop' : `Web · ${apiBase().host}`}</span>
+      <span className="sb-item sb-where muted">{mode === 'desktop' ? 'Desktop' : `Web · ${apiBase().host}`}</span>
       <span className={`sb-item sb-online ${live.online && live.connected ? 'on' : 'off'}`} data-testid="online-indicator">
         <span className="dot" aria-hidden="true" />
         {live.connected ? (live.online ? 'Online' : 'Offline') : 'No service'}
