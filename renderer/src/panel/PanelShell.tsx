@@ -50,8 +50,11 @@ function useInertUnder(panel: React.RefObject<HTMLElement | null>): void {
     const resize = new ResizeObserver(schedule);
     resize.observe(view);
     resize.observe(aside);
-    // New controls (a filter bar's, a header's) appear as the view renders; rows' cells do not matter.
-    const mutations = new MutationObserver(schedule);
+    // New controls (a filter bar's, a header's) appear as the view renders. A grid's rows change on
+    // every scroll frame and hold no control on the panel's side (the star is at the left): skipped.
+    const mutations = new MutationObserver((records) => {
+      if (records.some((r) => !(r.target instanceof Element && r.target.closest('.grid-canvas')))) schedule();
+    });
     mutations.observe(view, { childList: true, subtree: true });
     return () => {
       if (frame) cancelAnimationFrame(frame);
