@@ -24,6 +24,8 @@ export interface Nav {
    */
   panelFocus: number;
   takePanelFocus(): boolean;
+  /** Gives the focus back to what opened the panel (the grid); that element, if there is one. */
+  focusOpener(): HTMLElement | null;
   credentialsOpen: boolean;
   setCredentialsOpen(open: boolean): void;
   /** The search box's text (the Search tab shows its results). */
@@ -67,6 +69,11 @@ export function NavProvider({ children }: { children: ReactNode }) {
     wantsFocus.current = false;
     return wanted;
   }, []);
+  const focusOpener = useCallback(() => {
+    const el = opener.current?.isConnected ? opener.current : null;
+    el?.focus({ preventScroll: true });
+    return el;
+  }, []);
   const close = useCallback(() => {
     const inPanel = document.activeElement?.closest('[data-testid="detail"]');
     setDetail(null);
@@ -105,12 +112,13 @@ export function NavProvider({ children }: { children: ReactNode }) {
       marketsOfEvent,
       panelFocus,
       takePanelFocus,
+      focusOpener,
       credentialsOpen,
       setCredentialsOpen,
       query,
       setQuery,
     }),
-    [detail, open, close, showTab, filterByTag, marketsOfEvent, panelFocus, takePanelFocus, credentialsOpen, query],
+    [detail, open, close, showTab, filterByTag, marketsOfEvent, panelFocus, takePanelFocus, focusOpener, credentialsOpen, query],
   );
   return <NavContext.Provider value={value}>{children}</NavContext.Provider>;
 }

@@ -4,7 +4,7 @@
  * what it then covers is made inert, so no Tab stop hides under it. Opened with Enter, it takes
  * the focus (its title, then Tab reaches its controls); closed, the focus goes back (nav.tsx).
  */
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useNav } from '../nav.tsx';
 import { FOCUSABLE } from '../focus.ts';
 import './panel.css';
@@ -94,8 +94,18 @@ export function PanelShell({
     target?.focus({ preventScroll: true });
   }, [item, panelFocus, takePanelFocus]);
   useInertUnder(aside);
+  // On the title (where Enter lands), ↑ and ↓ go on walking the rows: the focus goes back to the
+  // grid with the key, and the panel follows the row as before. Tab goes on into the panel.
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if ((e.key !== 'ArrowDown' && e.key !== 'ArrowUp') || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!(e.target instanceof HTMLElement) || e.target.dataset['testid'] !== 'detail-title') return;
+    const grid = nav.focusOpener();
+    if (!grid) return;
+    e.preventDefault();
+    grid.dispatchEvent(new window.KeyboardEvent('keydown', { key: e.key, shiftKey: e.shiftKey, bubbles: true, cancelable: true }));
+  };
   return (
-    <aside ref={aside} className="detail panel-shell" aria-label={label} data-testid="detail" tabIndex={-1}>
+    <aside ref={aside} className="detail panel-shell" aria-label={label} data-testid="detail" tabIndex={-1} onKeyDown={onKeyDown}>
       <div className="detail-head">
         <span className="detail-kind">{label}</span>
         {status}
