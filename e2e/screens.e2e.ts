@@ -67,7 +67,9 @@ test('a screen tab shows exactly its brute-force rows, and is kept until deleted
   await page.getByRole('button', { name: 'Delete screen Live coin flips' }).click();
   await expect(page.getByRole('tab', { name: 'Live coin flips' })).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'All markets' })).toHaveAttribute('aria-selected', 'true');
-  expect((await api<{ screens: unknown[] }>('/screens')).screens).toEqual([]);
+  // Removed from the service once its Undo has passed.
+  await expect(page.getByTestId('screen-undo')).toContainText('Live coin flips');
+  await expect.poll(async () => (await api<{ screens: unknown[] }>('/screens')).screens, { timeout: 30_000 }).toEqual([]);
 });
 
 test('an "on my watchlist" screen follows the stars as they change', async ({ app: page, api }) => {

@@ -97,7 +97,7 @@ function Shell() {
       </header>
       <OfflineBanner />
       <StorageBanner storage={live.storage} />
-      <main className={`main${showDetail ? ' with-detail' : ''}`} id="view" role="tabpanel" aria-labelledby={`tab-${ui.tab}`}>
+      <main className={`main${showDetail ? ' with-detail' : ''}`} id="view" role="tabpanel" aria-labelledby={`tab-${ui.tab}`} tabIndex={-1}>
         {ui.tab === 'watchlist' ? <WatchlistView /> : null}
         {ui.tab === 'markets' ? <MarketsView /> : null}
         {ui.tab === 'events' ? <EventsView /> : null}

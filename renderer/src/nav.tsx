@@ -3,7 +3,8 @@
  * shows, and the cross-view actions (a search tag filters the grids, an event lists its
  * markets, ...).
  */
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { isKeyActivation } from './focus.ts';
 import { DEFAULT_FILTERS, useUi, type Tab } from './ui-state.tsx';
 
 export type Detail = { kind: 'market' | 'event'; id: string } | null;
@@ -17,6 +18,14 @@ export interface Nav {
   filterByTag(tag: { id: string; label: string }, tab?: 'markets' | 'events'): void;
   /** Shows the markets of one event in the markets grid. */
   marketsOfEvent(event: { id: string; title: string }): void;
+  /**
+   * Bumped when a row or result is opened with Enter: the panel then takes the focus, once
+   * (PanelShell calls takePanelFocus when its item is shown).
+   */
+  panelFocus: number;
+  takePanelFocus(): boolean;
+  /** Gives the focus back to what opened the panel (the grid); that element, if there is one. */
+  focusOpener(): HTMLElement | null;
   credentialsOpen: boolean;
   setCredentialsOpen(open: boolean): void;
   /** The search box's text (the Search tab shows its results). */
@@ -38,14 +47,42 @@ export function NavProvider({ children }: { children: ReactNode }) {
   const [credentialsOpen, setCredentialsOpen] = useState(false);
   const [query, setQuery] = useState('');
   const showTab = useCallback((tab: Tab) => setUi((s) => ({ ...s, tab })), [setUi]);
+  const [panelFocus, setPanelFocus] = useState(0);
+  const wantsFocus = useRef(false);
+  // What had the focus when the panel opened (the grid, a result): it gets it back on close.
+  const opener = useRef<HTMLElement | null>(null);
   const open = useCallback<Nav['open']>(
     (kind, id, opts) => {
+      const from = document.activeElement;
+      if (from instanceof HTMLElement && from !== document.body && !from.closest('[data-testid="detail"]')) opener.current = from;
       setDetail({ kind, id });
       if (opts?.tab) showTab(opts.tab);
+      if (isKeyActivation()) {
+        wantsFocus.current = true;
+        setPanelFocus((n) => n + 1);
+      }
     },
     [showTab],
   );
-  const close = useCallback(() => setDetail(null), []);
+  const takePanelFocus = useCallback(() => {
+    const wanted = wantsFocus.current;
+    wantsFocus.current = false;
+    return wanted;
+  }, []);
+  const focusOpener = useCallback(() => {
+    const el = opener.current?.isConnected ? opener.current : null;
+    el?.focus({ preventScroll: true });
+    return el;
+  }, []);
+  const close = useCallback(() => {
+    const inPanel = document.activeElement?.closest('[data-testid="detail"]');
+    setDetail(null);
+    // The panel's focus would fall to the page: it goes back to the row (the grid keeps its active row).
+    requestAnimationFrame(() => {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if ((inPanel || lost) && opener.current?.isConnected) opener.current.focus({ preventScroll: true });
+    });
+  }, []);
   const filterByTag = useCallback<Nav['filterByTag']>(
     (tag, tab = 'markets') => {
       // Both grids, so switching tabs keeps showing the same tag.
@@ -66,8 +103,22 @@ export function NavProvider({ children }: { children: ReactNode }) {
     [setUi],
   );
   const value = useMemo(
-    () => ({ detail, open, close, showTab, filterByTag, marketsOfEvent, credentialsOpen, setCredentialsOpen, query, setQuery }),
-    [detail, open, close, showTab, filterByTag, marketsOfEvent, credentialsOpen, query],
+    () => ({
+      detail,
+      open,
+      close,
+      showTab,
+      filterByTag,
+      marketsOfEvent,
+      panelFocus,
+      takePanelFocus,
+      focusOpener,
+      credentialsOpen,
+      setCredentialsOpen,
+      query,
+      setQuery,
+    }),
+    [detail, open, close, showTab, filterByTag, marketsOfEvent, panelFocus, takePanelFocus, focusOpener, credentialsOpen, query],
   );
   return <NavContext.Provider value={value}>{children}</NavContext.Provider>;
 }

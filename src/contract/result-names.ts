@@ -120,6 +120,7 @@ export const RESULT_NAMES: Partial<Record<OpName, string>> = {
   'changes.list': 'ChangesPage',
   'screens.list': 'ScreenList',
   'screens.create': 'Screen',
+  'screens.update': 'Screen',
   'screens.remove': 'ScreenList',
   'alerts.list': 'AlertList',
   'alerts.create': 'AlertRule',

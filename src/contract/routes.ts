@@ -277,6 +277,7 @@ export const historyRoutes = {
 export const screensRoutes = {
   'screens.list': { face: 'base', method: 'GET', path: '/screens', errors: 'catalog', unknownParams: 'ignore' },
   'screens.create': { face: 'base', method: 'POST', path: '/screens', errors: 'catalog', unknownParams: 'ignore' },
+  'screens.update': { face: 'base', method: 'POST', path: '/screens/:id', errors: 'catalog', unknownParams: 'ignore' },
   'screens.remove': { face: 'base', method: 'DELETE', path: '/screens/:id', errors: 'catalog', unknownParams: 'ignore' },
 } as const satisfies Routes;
 

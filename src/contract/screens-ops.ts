@@ -54,5 +54,12 @@ export const screensOperations = {
     kind: str({ maxLength: 20 }),
     params: str({ maxLength: 32 * 1024 }),
   }),
+  /** A new name or new params (or both) for a saved screen; its id, kind and creation time stay. */
+  'screens.update': op<Screen>()({
+    id: str({ required: true, maxLength: 40 }),
+    body: screenBody,
+    name: str({ maxLength: 200 }),
+    params: str({ maxLength: 32 * 1024 }),
+  }),
   'screens.remove': op<ScreenList>()({ id: str({ required: true, maxLength: 40 }) }),
 } satisfies DeclsFor<typeof screensRoutes>;

@@ -23,6 +23,7 @@ import { cents } from '../alerts/evaluate.ts';
 import type { FiredLog } from '../alerts/fired-log.ts';
 import { MAX_RULES, publicRule, type AlertRulesFile } from '../alerts/rules-file.ts';
 import type { CatalogReads } from '../store/store-api.ts';
+import { quote } from '../contract/quote.ts';
 import type { HandlersFor } from '../contract/handlers.ts';
 import type { PushHub, PushListener } from './push.ts';
 
@@ -103,7 +104,7 @@ function labelOf(r: NewRule, screen: Screen | undefined): string {
     case 'price_move':
       return `${target} moves ${Number(((r.points ?? 0) * 100).toFixed(1))} pts in ${r.windowHours} h`;
     case 'new_match':
-      return screen ? `New in screen “${screen.name}”` : `New match for “${r.q}”`;
+      return screen ? `New in screen ${quote(screen.name)}` : `New match for ${quote(r.q ?? '')}`;
     case 'rule_edit':
       return `Rules edited: ${target ?? 'watchlist'}`;
     case 'ends_soon':

@@ -6,18 +6,17 @@
  */
 import type { Event, LeaderboardEntry, Market } from '../contract/index.ts';
 import { eventLeader, marketLeader, num, textList } from '../contract/market-rules.ts';
+import { isoDate, plainCell, type Cell } from '../contract/plain-cells.ts';
 
-export type Cell = string | number | boolean | null | undefined;
+export type { Cell };
 
 /**
- * One cell. A text starting with `= + - @` (or a tab or CR, which some spreadsheets strip before
- * evaluating) gets a leading `'` so a spreadsheet shows it instead of running it; numbers are
- * written as numbers. Quoted when it holds a comma, quote, CR or LF (RFC 4180 2.6, 2.7).
+ * One cell: the shared rule's text (contract/plain-cells.ts: plain numbers, ISO dates, formulas
+ * defused, the same as a grid's copy), quoted when it holds a comma, quote, CR or LF (RFC 4180
+ * 2.6, 2.7).
  */
 export function csvCell(v: Cell): string {
-  if (v === null || v === undefined) return '';
-  let s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  const s = plainCell(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -66,7 +65,7 @@ export function marketCells(m: Market): Cell[] {
     num(m.volumeNum) ?? num(m.volume),
     num(m.volume24hr),
     num(m.liquidityNum) ?? num(m.liquidity),
-    m.endDate,
+    isoDate(m.endDate),
     m.active,
     m.closed,
     m.archived,
@@ -105,8 +104,8 @@ export function eventCells(e: Event): Cell[] {
     num(e.volume),
     num(e['volume24hr']),
     num(e.liquidity),
-    e.startDate,
-    e.endDate,
+    isoDate(e.startDate),
+    isoDate(e.endDate),
     e.active,
     e.closed,
     e.archived,

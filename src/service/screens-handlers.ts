@@ -58,16 +58,30 @@ function json(text: string, what: string): unknown {
 }
 
 /** The body's fields, else the query's (`params` as JSON text). */
-function parseBody(p: { body?: string; name?: string; kind?: string; params?: string }): { name: string; kind: ScreenKind; raw: unknown } {
+function bodyFields(p: { body?: string; name?: string; kind?: string; params?: string }): {
+  name: unknown;
+  kind: unknown;
+  params: unknown;
+} {
   const b = p.body === undefined ? {} : json(p.body, 'the body');
   if (typeof b !== 'object' || b === null || Array.isArray(b)) throw badRequest('catalog', 'the body must be a JSON object');
   const fields = b as Record<string, unknown>;
-  const name = fields['name'] ?? p.name;
-  const kind = fields['kind'] ?? p.kind;
-  const params = fields['params'] ?? (p.params === undefined ? undefined : json(p.params, 'params'));
+  return {
+    name: fields['name'] ?? p.name,
+    kind: fields['kind'] ?? p.kind,
+    params: fields['params'] ?? (p.params === undefined ? undefined : json(p.params, 'params')),
+  };
+}
+
+function checkName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME) {
     throw badRequest('catalog', `name must be a string of 1 to ${MAX_NAME} characters`);
   }
+}
+
+function parseBody(p: { body?: string; name?: string; kind?: string; params?: string }): { name: string; kind: ScreenKind; raw: unknown } {
+  const { name, kind, params } = bodyFields(p);
+  checkName(name);
   if (!SCREEN_KINDS.includes(kind as ScreenKind)) throw badRequest('catalog', `kind must be one of ${SCREEN_KINDS.join(', ')}`);
   return { name: name.trim(), kind: kind as ScreenKind, raw: params };
 }
@@ -89,7 +103,7 @@ function checkListing(reader: CatalogReader, kind: ScreenKind, params: RawParams
 export function screensHandlers(
   reader: CatalogReader,
   file: ScreensFile,
-): HandlersFor<'screens.list' | 'screens.create' | 'screens.remove'> {
+): HandlersFor<'screens.list' | 'screens.create' | 'screens.update' | 'screens.remove'> {
   return {
     'screens.list': () => ({ screens: file.list() }),
     'screens.create': async (p): Promise<Screen> => {
@@ -102,6 +116,19 @@ export function screensHandlers(
         if (e instanceof RangeError) throw badRequest('catalog', `at most ${MAX_SCREENS} screens are kept`);
         throw e;
       }
+    },
+    // The same checks as a new screen's, against its kind; what is not given stays.
+    'screens.update': async (p): Promise<Screen> => {
+      const old = file.list().find((s) => s.id === p.id);
+      if (!old) throw notFound('id');
+      const { name, kind, params: raw } = bodyFields(p);
+      if (kind !== undefined && kind !== old.kind) throw badRequest('catalog', `kind cannot change (this screen filters ${old.kind})`);
+      if (name !== undefined) checkName(name);
+      const params = raw === undefined ? old.params : screenParams(old.kind, raw);
+      checkListing(reader, old.kind, params);
+      const changed = await file.replace(p.id, { name: name === undefined ? old.name : (name as string).trim(), params });
+      if (!changed) throw notFound('id');
+      return changed;
     },
     'screens.remove': async (p) => {
       if (!(await file.remove(p.id))) throw notFound('id');

@@ -110,6 +110,35 @@ describe('screens over HTTP', () => {
     expect((await call(c, 'GET', '/screens')).body).toEqual({ screens: [second] });
   });
 
+  it('updates a screen in place (name, params or both); a bad change, another kind or no token change nothing', async () => {
+    const d = dir();
+    const a = await serve(d);
+    const screen = (await call(a, 'POST', '/screens', SCREEN)).body as Screen;
+    const other = (await call(a, 'POST', '/screens', { name: 'Watched', kind: 'events', params: { md_watchlist: true } })).body as Screen;
+    const renamed = await call(a, 'POST', `/screens/${screen.id}`, { name: ' Renamed ' });
+    expect(renamed).toEqual({ status: 200, body: { ...screen, name: 'Renamed' } });
+    // As the renderer sends it: params as JSON text in the query.
+    const q = new URLSearchParams({ params: JSON.stringify({ md_volume_min: 1000000 }) });
+    const refiltered = await call(a, 'POST', `/screens/${screen.id}?${q}`, {});
+    expect(refiltered).toEqual({ status: 200, body: { ...screen, name: 'Renamed', params: { md_volume_min: '1000000' } } });
+    const kept = { screens: [refiltered.body, other] };
+    for (const [body, token] of [
+      [{ params: { md_chance_min: 2 } }, true],
+      [{ params: { nope: 1 } }, true],
+      [{ name: '' }, true],
+      [{ kind: 'events' }, true],
+      [{ name: 'x' }, false],
+    ] as const) {
+      const r = await call(a, 'POST', `/screens/${screen.id}`, body, token);
+      expect(r.status, JSON.stringify(body)).toBe(token ? 400 : 401);
+      expect((await call(a, 'GET', '/screens')).body).toEqual(kept);
+    }
+    expect((await call(a, 'POST', '/screens/ffffffffffff', { name: 'x' })).status).toBe(404);
+    await a.close();
+    const b = await serve(d);
+    expect((await call(b, 'GET', '/screens')).body).toEqual(kept);
+  });
+
   it('takes the fields as parameters too (the renderer over HTTP and IPC), params as JSON text', async () => {
     const s = await serve();
     const params = encodeURIComponent(JSON.stringify({ md_volume_min: 5, md_tag: ['crypto'] }));

@@ -35,6 +35,18 @@ export class ScreensFile {
     return structuredClone(added!);
   }
 
+  /** The screen with a new name and params, in its place; undefined when there is no such screen. */
+  async replace(id: string, change: Pick<Screen, 'name' | 'params'>): Promise<Screen | undefined> {
+    let changed: Screen | undefined;
+    await this.file.update((screens) => {
+      const at = screens.findIndex((s) => s.id === id);
+      if (at < 0) return null;
+      changed = { ...screens[at]!, ...change };
+      return screens.map((s, i) => (i === at ? changed! : s));
+    });
+    return changed === undefined ? undefined : structuredClone(changed);
+  }
+
   /** False when there is no such screen (nothing changes). A failed write changes nothing. */
   async remove(id: string): Promise<boolean> {
     let found = false;

@@ -7,6 +7,7 @@ import { AlertDialog } from './AlertDialog.tsx';
 import type { AlertSubject } from './describe.ts';
 import { useRulesAbout } from './useAlerts.ts';
 import './alerts.css';
+import { plural } from '../plural.ts';
 
 export function BellIcon({ size = 14 }: { size?: number }) {
   return (
@@ -32,7 +33,7 @@ export function AlertButton({ subject, text = 'Alert' }: { subject: AlertSubject
       <button
         type="button"
         className="btn alert-btn"
-        title={n > 0 ? `${n} alert${n === 1 ? '' : 's'} on this ${about?.kind}; set another` : 'Set an alert'}
+        title={n > 0 ? `${plural(n, 'alert')} on this ${about?.kind}; set another` : 'Set an alert'}
         aria-label={n > 0 ? `${text} (${n} set)` : text}
         aria-haspopup="dialog"
         onClick={(e) => {

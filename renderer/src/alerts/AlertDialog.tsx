@@ -4,6 +4,7 @@
  * 400 message shows inline and nothing is saved; on success the dialog closes.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { quote } from '../../../src/contract/quote.ts';
 import { AlertFields } from './AlertFields.tsx';
 import { type AlertForm, type AlertSubject, createParams, initialForm, KIND_LABEL, kindsFor } from './describe.ts';
 import { useCreateAlert } from './useAlerts.ts';
@@ -18,8 +19,8 @@ const KIND_HINT: Partial<Record<AlertForm['kind'], string>> = {
 };
 
 function subjectTitle(s: AlertSubject): string {
-  if (s.kind === 'search') return `Search “${s.q}”`;
-  if (s.kind === 'screen') return `Screen “${s.name}”`;
+  if (s.kind === 'search') return `Search ${quote(s.q)}`;
+  if (s.kind === 'screen') return `Screen ${quote(s.name)}`;
   return s.title;
 }
 

@@ -4,6 +4,7 @@
  * checks the values and its message shows under the form.
  */
 import type { ReactNode } from 'react';
+import { quote } from '../../../src/contract/quote.ts';
 import { Segmented } from '../components/Segmented.tsx';
 import { fmtCents } from '../chance.ts';
 import { CROSS_DIRECTIONS } from '../../../src/contract/enums.ts';
@@ -14,10 +15,18 @@ const DIRECTIONS = CROSS_DIRECTIONS.map((d) => [d, DIRECTION_LABEL[d]] as const)
 
 type Set = (patch: Partial<AlertForm>) => void;
 
-function Num(props: { label: string; unit: string; value: string; onChange: (v: string) => void; autoFocus?: boolean }) {
+function Num(props: {
+  label: string;
+  unit: string;
+  value: string;
+  onChange: (v: string) => void;
+  autoFocus?: boolean;
+  /** Shown as the field's name when it says more than its accessible label (the outcome). */
+  caption?: string;
+}) {
   return (
     <label className="alert-num">
-      <span>{props.label}</span>
+      <span>{props.caption ?? props.label}</span>
       <span className="alert-num-box">
         <input
           inputMode="decimal"
@@ -34,18 +43,31 @@ function Num(props: { label: string; unit: string; value: string; onChange: (v: 
 }
 
 export function AlertFields({ subject, f, set }: { subject: AlertSubject; f: AlertForm; set: Set }): ReactNode {
+  // The outcome a price rule watches (the service's: the market's first).
+  const outcome = subject.kind === 'market' ? subject.outcome : undefined;
   switch (f.kind) {
     case 'price_cross':
       return (
         <div className="alert-fields">
-          <Num label="Level" unit="¢" value={f.levelCents} onChange={(v) => set({ levelCents: v })} autoFocus />
+          <Num
+            label="Level"
+            caption={outcome ? `${outcome} price level` : 'Level'}
+            unit="¢"
+            value={f.levelCents}
+            onChange={(v) => set({ levelCents: v })}
+            autoFocus
+          />
           <div className="alert-num">
             <span>Direction</span>
             <Segmented label="Direction" options={DIRECTIONS} value={f.direction} onChange={(direction) => set({ direction })} />
           </div>
-          {subject.kind === 'market' && subject.price !== undefined ? (
-            <p className="alert-hint">Now {fmtCents(subject.price)}. Fires once each time the price crosses the level.</p>
-          ) : null}
+          <p className="alert-hint" data-testid="alert-level-hint">
+            {subject.kind === 'market' && subject.price !== undefined
+              ? `${outcome ?? 'The price'} is now ${fmtCents(subject.price)}. `
+              : null}
+            Fires once each time {outcome ? `the ${outcome} price` : 'the price'} crosses the level. In ¢ (42 or 42¢; 42% and $0.42 work
+            too).
+          </p>
         </div>
       );
     case 'price_move':
@@ -53,7 +75,7 @@ export function AlertFields({ subject, f, set }: { subject: AlertSubject; f: Ale
         <div className="alert-fields">
           <Num label="Points" unit="pts" value={f.points} onChange={(v) => set({ points: v })} autoFocus />
           <Num label="Within" unit="hours" value={f.windowHours} onChange={(v) => set({ windowHours: v })} />
-          <p className="alert-hint">A point is 1¢ of the first outcome's price, up or down.</p>
+          <p className="alert-hint">A point is 1¢ of {outcome ? `the ${outcome} price` : "the first outcome's price"}, up or down.</p>
         </div>
       );
     case 'ends_soon':
@@ -68,9 +90,9 @@ export function AlertFields({ subject, f, set }: { subject: AlertSubject; f: Ale
       return (
         <p className="alert-hint">
           {subject.kind === 'search'
-            ? `Fires when a new market matches “${subject.q}”.`
+            ? `Fires when a new market matches ${quote(subject.q)}.`
             : subject.kind === 'screen'
-              ? `Fires when a new market enters the screen “${subject.name}”.`
+              ? `Fires when a new market enters the screen ${quote(subject.name)}.`
               : 'Fires when a new market matches.'}
         </p>
       );

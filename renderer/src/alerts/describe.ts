@@ -5,6 +5,8 @@
 import type { AlertRule, FiredAlert } from '../../../src/contract/alerts-ops.ts';
 import type { AlertKind, CrossDirection } from '../../../src/contract/enums.ts';
 import type { InputOf } from '../api.ts';
+import { quote } from '../../../src/contract/quote.ts';
+import { parseAmount } from '../amount.ts';
 import { fmtCents } from '../chance.ts';
 
 export type { AlertKind, AlertRule, CrossDirection, FiredAlert };
@@ -18,9 +20,12 @@ export const KIND_LABEL: Record<AlertKind, string> = {
   order_done: 'Order done',
 };
 
-/** What a dialog is about: a market (with its current price), an event, a search text or a saved screen. */
+/**
+ * What a dialog is about: a market (with the outcome a price alert watches, its first, and that
+ * outcome's current price), an event, a search text or a saved screen.
+ */
 export type AlertSubject =
-  | { kind: 'market'; id: string; title: string; price: number | undefined }
+  | { kind: 'market'; id: string; title: string; price: number | undefined; outcome?: string | undefined }
   | { kind: 'event'; id: string; title: string }
   | { kind: 'search'; q: string }
   | { kind: 'screen'; id: string; name: string };
@@ -57,12 +62,15 @@ export function initialForm(subject: AlertSubject): AlertForm {
   };
 }
 
-/** A typed number, or NaN (sent as is, so the service's 400 says what is wrong); undefined when blank. */
-const typed = (s: string, scale = 1): number | undefined => (s.trim() === '' ? undefined : Number(s.trim()) * scale);
-/** Cents to a price without float dust (63.1 / 100 is 0.6309999…). */
+/**
+ * A typed number as the grids print them ("42¢", "42%", "$0.42", "1k": amount.ts), or NaN (sent
+ * as is, so the service's 400 says what is wrong); undefined when blank.
+ */
+const typed = (s: string): number | undefined => parseAmount(s);
+/** Cents (or a chance in %, the same scale) to a price without float dust (63.1 / 100 is 0.6309999…). */
 const cents = (s: string) => {
-  const n = typed(s, 1 / 100);
-  return n === undefined || Number.isNaN(n) ? n : Number(n.toFixed(6));
+  const n = parseAmount(s, '¢');
+  return n === undefined || Number.isNaN(n) ? n : Number((n / 100).toFixed(6));
 };
 
 export function createParams(subject: AlertSubject, f: AlertForm): InputOf<'alerts.create'> {
@@ -82,8 +90,8 @@ export function createParams(subject: AlertSubject, f: AlertForm): InputOf<'aler
 export function targetText(r: AlertRule, screenName?: (id: string) => string | undefined): string {
   if (r.market) return r.market.question ?? r.market.slug ?? `Market ${r.market.id}`;
   if (r.event) return r.event.title ?? r.event.slug ?? `Event ${r.event.id}`;
-  if (r.q !== undefined) return `Search “${r.q}”`;
-  if (r.screen !== undefined) return `Screen “${screenName?.(r.screen) ?? r.screen}”`;
+  if (r.q !== undefined) return `Search ${quote(r.q)}`;
+  if (r.screen !== undefined) return `Screen ${quote(screenName?.(r.screen) ?? r.screen)}`;
   return r.kind === 'order_done' ? 'My orders' : 'Watchlist';
 }
 

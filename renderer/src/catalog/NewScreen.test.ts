@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventScreenParams, marketScreenParams } from '../../../src/contract/screen-params.ts';
-import { FIELDS, screenParams } from './NewScreen.tsx';
+import { FIELDS, screenFields, screenParams, screenSummary } from './NewScreen.tsx';
 
 const filled = {
   name: 'x',
@@ -54,5 +54,43 @@ describe('the new-screen form as screen params', () => {
       expect(f.param in marketScreenParams, f.param).toBe(true);
       if (!f.markets) expect(f.param in eventScreenParams, f.param).toBe(true);
     }
+  });
+});
+
+/** Params as the service keeps them: strings (and lists), `true` as "true". */
+const saved = (p: ReturnType<typeof screenParams>) =>
+  Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
+
+describe('the form reads what the grids print, and types a saved screen back', () => {
+  it('"1M", "$1.2k", "42%" and "1,500" are the amounts they say', () => {
+    const p = screenParams({ volumeMin: '1M', liquidityMin: '$1.2k', chanceMin: '42%', chanceMax: '80¢', volume24Min: '1,500' }, 'markets');
+    expect(p).toEqual({
+      md_volume_min: '1000000',
+      md_liquidity_min: '1200',
+      md_chance_min: '0.42',
+      md_chance_max: '0.8',
+      md_volume24h_min: '1500',
+    });
+    // Not a number: sent as NaN, so the service's 400 names the field.
+    expect(screenParams({ volumeMin: 'lots' }, 'markets')['md_volume_min']).toBe('NaN');
+  });
+
+  it('a saved screen fills the form with what makes the same params (edit, save, same screen)', () => {
+    for (const kind of ['markets', 'events'] as const) {
+      const params = screenParams(filled, kind);
+      const back = screenFields({ name: 'x', kind, params: saved(params) });
+      expect(screenParams(back, kind)).toEqual(params);
+      expect(back['name']).toBe('x');
+    }
+  });
+
+  it('the summary names each filter with its value', () => {
+    const s = screenSummary({ name: 'x', kind: 'markets', params: saved(screenParams(filled, 'markets')) });
+    expect(s).toContain('Chance ≥ 20%');
+    expect(s).toContain('Chance ≤ 80%');
+    expect(s).toContain('Volume ≥ 1000');
+    expect(s).toContain('Tags: politics, elections');
+    expect(s).toContain('on my watchlist');
+    expect(screenSummary({ name: 'x', kind: 'events', params: {} })).toBe('No filters');
   });
 });

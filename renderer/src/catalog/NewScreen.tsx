@@ -7,7 +7,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ScreenKind } from '../../../src/contract/enums.ts';
-import type { Screen } from '../../../src/contract/screens-ops.ts';
+import type { Screen, ScreenParamValue } from '../../../src/contract/screens-ops.ts';
+import { parseAmount } from '../amount.ts';
 import { call } from '../api.ts';
 
 type Fields = Record<string, string>;
@@ -24,7 +25,11 @@ interface Field {
   markets?: true;
 }
 
-const num = (scale: number) => (v: string) => String(Number(v) * scale);
+/**
+ * A typed amount as the grids print it ("1M", "$1.2k", "42%": amount.ts), scaled; NaN (the
+ * service's 400 then names the field) when it is not a number.
+ */
+const num = (scale: number) => (v: string) => String(Number(((parseAmount(v) ?? Number.NaN) * scale).toPrecision(12)));
 const words = (v: string) => v.split(/[\s,]+/).filter(Boolean);
 
 export const FIELDS: readonly Field[] = [
@@ -63,11 +68,73 @@ export function screenParams(f: Fields, kind: ScreenKind): Params {
   return p;
 }
 
-export function NewScreen({ kind, onCreated, onCancel }: { kind: ScreenKind; onCreated: (s: Screen) => void; onCancel: () => void }) {
-  const [f, setF] = useState<Fields>({});
+/** A field's value as the form shows it, from a saved param: the inverse of its `to`. */
+function typedValue(field: Field, v: ScreenParamValue): string {
+  if (Array.isArray(v)) return v.join(', ');
+  if (field.type === 'date' || field.to === String) return v;
+  // `to` scales linearly (num): its scale is what it makes of 1.
+  const scale = Number(field.to('1'));
+  const n = Number(v) / scale;
+  return Number.isFinite(n) ? String(Number(n.toPrecision(12))) : v;
+}
+
+/** The form's fields for a saved screen (editing it): each param the form has, typed back. */
+export function screenFields(s: Pick<Screen, 'name' | 'kind' | 'params'>): Fields {
+  const f: Fields = { name: s.name };
+  for (const field of fieldsOf(s.kind)) {
+    const v = s.params[field.param];
+    if (v !== undefined) f[field.key] = typedValue(field, v);
+  }
+  if (s.params['md_watchlist'] !== undefined) f['watchlist'] = 'on';
+  if (s.params['md_has_orders'] !== undefined) f['orders'] = 'on';
+  return f;
+}
+
+/** The params the form does not show (a screen saved through the API may have others): kept as they are. */
+function otherParams(s: Pick<Screen, 'kind' | 'params'>): Params {
+  const mine = new Set([...fieldsOf(s.kind).map((f) => f.param), 'md_watchlist', 'md_has_orders']);
+  return Object.fromEntries(Object.entries(s.params).filter(([k]) => !mine.has(k)));
+}
+
+/** A screen's filters in a line ("Chance ≥ 20% · Volume ≥ 1000000 · Tags: politics"), for its tab's tooltip and the summary. */
+export function screenSummary(s: Pick<Screen, 'name' | 'kind' | 'params'>): string {
+  const f = screenFields(s);
+  const parts = fieldsOf(s.kind)
+    .filter((field) => f[field.key] !== undefined)
+    .map((field) => {
+      const v = f[field.key];
+      if (field.label.endsWith(' %')) return `${field.label.slice(0, -2)} ${v}%`;
+      return `${field.label}${/[≥≤]$/.test(field.label) ? ' ' : ': '}${v}`;
+    });
+  if (f['watchlist']) parts.push('on my watchlist');
+  if (f['orders']) parts.push('I have orders');
+  const others = Object.entries(otherParams(s)).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`);
+  return [...parts, ...others].join(' · ') || 'No filters';
+}
+
+/** Saves a new screen, or (given `screen`) changes that one in place (`screens.update`). */
+export function NewScreen({
+  kind,
+  screen,
+  onCreated,
+  onCancel,
+}: {
+  kind: ScreenKind;
+  screen?: Screen;
+  onCreated: (s: Screen) => void;
+  onCancel: () => void;
+}) {
+  const [f, setF] = useState<Fields>(() => (screen ? screenFields(screen) : {}));
   const set = (k: string, v: string) => setF((old) => ({ ...old, [k]: v }));
   const save = useMutation({
-    mutationFn: () => call('screens.create', { name: f['name'] ?? '', kind, params: JSON.stringify(screenParams(f, kind)) }),
+    mutationFn: () =>
+      screen
+        ? call('screens.update', {
+            id: screen.id,
+            name: f['name'] ?? '',
+            params: JSON.stringify({ ...otherParams(screen), ...screenParams(f, kind) }),
+          })
+        : call('screens.create', { name: f['name'] ?? '', kind, params: JSON.stringify(screenParams(f, kind)) }),
     onSuccess: onCreated,
   });
   const submit = (e: FormEvent) => {
@@ -75,7 +142,7 @@ export function NewScreen({ kind, onCreated, onCancel }: { kind: ScreenKind; onC
     save.mutate();
   };
   return (
-    <form className="new-screen" aria-label="New screen" onSubmit={submit}>
+    <form className="new-screen" aria-label={screen ? `Edit screen ${screen.name}` : 'New screen'} onSubmit={submit}>
       <label>
         Name <input aria-label="Name" required value={f['name'] ?? ''} onChange={(e) => set('name', e.target.value)} />
       </label>

@@ -3,6 +3,7 @@
  * (compact in the cell, exact in the tooltip, the number when copied), dates and the status.
  */
 import type { WatchKind } from '../../../src/contract/enums.ts';
+import { isoDate } from '../../../src/contract/plain-cells.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { fmtDate, fmtDateTime, fmtMoney, fmtMoneyFull, num, STATUS_LABEL, type StatusFields, statusOf, statusTitle } from '../format.ts';
@@ -56,7 +57,7 @@ export function moneyColumn<T, S extends string>(id: S, header: string, value: (
     cell: (row) => fmtMoney(value(row)),
     // The exact amount, as the compact one rounds it.
     title: (row) => (num(value(row)) === undefined ? undefined : fmtMoneyFull(value(row))),
-    text: (row) => String(num(value(row)) ?? ''),
+    text: (row) => num(value(row)),
   };
 }
 
@@ -69,6 +70,8 @@ export function dateColumn<T, S extends string>(id: S, header: string, value: (r
     priority,
     cell: (row) => fmtDate(value(row)),
     title: (row) => fmtDateTime(value(row)),
+    // As the CSV export writes it: ISO 8601, which a spreadsheet reads as a date in any locale.
+    text: (row) => isoDate(value(row)),
   };
 }
 

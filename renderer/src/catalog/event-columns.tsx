@@ -37,6 +37,8 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
         .slice(0, 4)
         .join(' · ') || '—',
     title: (e) => (e.tags ?? []).map((t) => t.label).join(', '),
+    // As the CSV export lists them.
+    text: (e) => (e.tags ?? []).map((t) => t.label ?? t.slug ?? t.id).join(' | '),
   },
   {
     id: 'leading',
@@ -57,7 +59,7 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
     descFirst: true,
     // The leading market streams while the row is on screen (stream/LiveCells.tsx).
     cell: (e) => <LiveLeaderChance markets={e.markets ?? []} />,
-    text: (e) => String(leaderOf(e)?.price ?? ''),
+    text: (e) => leaderOf(e)?.price,
   },
   // The leader's move (market-rules.ts eventLeaderChange: the service sorts by the same rule), live as the markets grid's.
   {
@@ -85,6 +87,7 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
     priority: 6,
     className: 'ev-markets',
     cell: (e) => fmtInt(tradable(e)),
+    text: tradable,
   },
   moneyColumn('volume', 'Volume', (e) => e.volume, 7),
   moneyColumn('volume24hr', '24h vol', (e) => e['volume24hr']),

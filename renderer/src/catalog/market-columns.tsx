@@ -9,7 +9,7 @@
 import type { MarketOrderField } from '../../../src/contract/enums.ts';
 import type { Market } from '../api.ts';
 import { marketLeader } from '../../../src/contract/market-rules.ts';
-import { fmtChange } from '../format.ts';
+import { num } from '../format.ts';
 import { LiveChance, LiveChange, LiveOutcomes, LiveSpread } from '../stream/LiveCells.tsx';
 import type { GridColumn } from '../grid/DataGrid.tsx';
 import { dateColumn, moneyColumn, nameColumn, statusColumn } from './column-kit.tsx';
@@ -30,10 +30,8 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     descFirst: true,
     // Live (stream/LiveCells.tsx): the tooltip is the value's own, with its freshness.
     cell: (m) => <LiveChance m={m} />,
-    text: (m) => {
-      const p = marketLeader(m)?.price;
-      return p === undefined ? '' : String(p);
-    },
+    // Copied as the CSV export writes it (contract/plain-cells.ts): the price, 0..1.
+    text: (m) => marketLeader(m)?.price,
   },
   {
     id: 'oneDayPriceChange',
@@ -44,7 +42,7 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     sortable: true,
     descFirst: true,
     cell: (m) => <LiveChange m={m} />,
-    text: (m) => fmtChange(m['oneDayPriceChange']),
+    text: (m) => num(m['oneDayPriceChange']),
   },
   // The local price history's last 7 days (issue 16); not copied (a picture), hidden before the spread.
   // Hidden while no market asked for has local history (a fresh cache): an empty column only takes room.
@@ -67,8 +65,17 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
     sortable: true,
     priority: 6,
     cell: (m) => <LiveSpread m={m} />,
+    text: (m) => num(m['spread']),
   },
-  { id: 'event', header: 'Event', size: 200, priority: 1, cell: (m) => m.events?.[0]?.title ?? '—', title: (m) => m.events?.[0]?.title },
+  {
+    id: 'event',
+    header: 'Event',
+    size: 200,
+    priority: 1,
+    cell: (m) => m.events?.[0]?.title ?? '—',
+    title: (m) => m.events?.[0]?.title,
+    text: (m) => m.events?.[0]?.title,
+  },
   {
     id: 'outcomes',
     header: 'Outcomes',

@@ -10,6 +10,7 @@ import { fmtInt } from '../format.ts';
 import { DEFAULT_FILTERS, type CatalogFilters, type Tri } from '../ui-state.tsx';
 import { QuickFilter } from './QuickFilter.tsx';
 import { TagSelect, type TagOption } from './TagSelect.tsx';
+import { plural, pluralOf } from '../plural.ts';
 
 const TRI: { value: Tri; label: string }[] = [
   { value: 'any', label: 'Any' },
@@ -123,13 +124,11 @@ export interface Count {
   hidden?: number;
 }
 
-const plural = (n: number, noun: string) => `${fmtInt(n)} ${noun}${n === 1 ? '' : 's'}`;
-
 export function RowCount({ n, ended, noun, hidden = 0 }: Count) {
   return (
     <>
       <span className="row-count" data-testid="row-count" aria-live="polite">
-        {ended ? plural(n, noun) : n === 0 ? '' : `${fmtInt(n)}+ ${noun}s`}
+        {ended ? plural(n, noun) : n === 0 ? '' : `${fmtInt(n)}+ ${pluralOf(noun)}`}
       </span>
       {hidden > 0 ? (
         <span className="hidden-note" data-testid="grid-placeholders-hidden" title="Markets with no prices yet, as Polymarket hides them">

@@ -4,7 +4,7 @@
  * incomplete because the upstream has no keyset routes. Nothing with a day horizon.
  */
 import type { HistoryStatus } from '../../../src/contract/types.ts';
-import { fmtInt } from '../format.ts';
+import { plural } from '../plural.ts';
 
 const STATES: Record<Exclude<HistoryStatus['state'], 'off'>, string> = {
   walking: 'walking',
@@ -14,7 +14,7 @@ const STATES: Record<Exclude<HistoryStatus['state'], 'off'>, string> = {
 
 export function historyText(h: HistoryStatus | undefined): string | null {
   if (!h || h.state === 'off') return null;
-  return `History: ${fmtInt(h.markets)} markets, ${fmtInt(h.events)} events, ${STATES[h.state]}`;
+  return `History: ${plural(h.markets, 'market')}, ${plural(h.events, 'event')}, ${STATES[h.state]}`;
 }
 
 function historyTitle(h: HistoryStatus): string {

@@ -11,6 +11,7 @@ import { StorageStatusItem } from './StorageNotice.tsx';
 import { HistoryStatusItem } from './HistoryStatus.tsx';
 import { useNow } from '../hooks/useNow.ts';
 import { StreamHealth } from '../stream/StreamHealth.tsx';
+import { plural } from '../plural.ts';
 
 export function StatusBar() {
   const live = useLive();
@@ -23,7 +24,7 @@ export function StatusBar() {
       : status?.offline && !sync?.running && sync?.phase === 'offline'
         ? 'cache-only'
         : 'idle';
-  const progress = sync?.running ? `${fmtInt(sync.progress.markets)} markets · ${fmtInt(sync.progress.events)} events` : '';
+  const progress = sync?.running ? `${plural(sync.progress.markets, 'market')} · ${plural(sync.progress.events, 'event')}` : '';
   return (
     <footer
       className="statusbar"
@@ -54,14 +55,14 @@ export function StatusBar() {
       <HistoryStatusItem history={sync?.history ?? status?.sync.history} />
       {status ? (
         <span className="sb-item muted">
-          {fmtInt(status.counts.markets)} markets · {fmtInt(status.counts.events)} events cached
+          {plural(status.counts.markets, 'market')} · {plural(status.counts.events, 'event')} cached
         </span>
       ) : null}
       <span className="toolbar-spacer" />
       <StreamHealth />
       <RateBudget />
       {live.service && live.service.restarts > 0 ? <span className="sb-item muted">Service restarted {live.service.restarts}×</span> : null}
-      <span className="sb-item muted">{mode === 'desktop' ? 'Desktop' : `Web · ${apiBase().host}`}</span>
+      <span className="sb-item sb-where muted">{mode === 'desktop' ? 'Desktop' : `Web · ${apiBase().host}`}</span>
       <span className={`sb-item sb-online ${live.online && live.connected ? 'on' : 'off'}`} data-testid="online-indicator">
         <span className="dot" aria-hidden="true" />
         {live.connected ? (live.online ? 'Online' : 'Offline') : 'No service'}
@@ -118,10 +119,21 @@ function RateBudget() {
   const summary = budgetSummary(limits.data);
   if (!summary) return null;
   return (
-    <span className={`sb-item${summary.percent < 20 ? ' sb-warn' : ' muted'}`} title={summary.detail} data-testid="rate-budget">
-      Rate budget {summary.percent}%{summary.queued > 0 ? ` · ${fmtInt(summary.queued)} queued` : ''}
+    <span
+      className={`sb-item${summary.percent < 20 ? ' sb-warn' : ' muted'}`}
+      title={`${BUDGET_HINT}\n${summary.detail}`}
+      data-testid="rate-budget"
+    >
+      {budgetText(summary)}
     </span>
   );
+}
+
+const BUDGET_HINT = 'How many more requests the upstream (Polymarket) allows now, before marketdesk waits for its limits to reset.';
+
+/** The budget in a trader's words: "Upstream requests: 99% left", "… 3 waiting". */
+export function budgetText(s: { percent: number; queued: number }): string {
+  return `Upstream requests: ${s.percent}% left${s.queued > 0 ? ` · ${fmtInt(s.queued)} waiting` : ''}`;
 }
 
 export function budgetSummary(l: LimitsStatus | undefined): { percent: number; queued: number; detail: string } | undefined {

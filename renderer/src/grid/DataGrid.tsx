@@ -100,6 +100,8 @@ export function DataGrid<T, S extends string = never>(props: Props<T, S>) {
         aria-multiselectable={true}
         aria-activedescendant={activeRow !== undefined ? `${domId}-r${keys.active}` : undefined}
         tabIndex={0}
+        // The view's main list: Alt+N focuses it (shell/focus.ts).
+        data-main-list=""
         onKeyDown={keys.onKeyDown}
       >
         <GridHead

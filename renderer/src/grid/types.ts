@@ -21,8 +21,12 @@ interface ColumnBase<T> {
   /** The cell's content; pure (kept per row object, see recycler.ts prepareRows). */
   cell: (row: T) => ReactNode;
   title?: (row: T) => string | undefined;
-  /** The value copied (TSV); absent: the cell's content when it is text, else not copied. */
-  text?: (row: T) => string | undefined;
+  /**
+   * The value copied (TSV), as the CSV export writes it (contract/plain-cells.ts): a number as a
+   * number (no unit, no grouping), a date as ISO 8601. Absent: the cell's content when it is
+   * text, else not copied.
+   */
+  text?: (row: T) => string | number | undefined;
   /** Extra class of the column's body cells. */
   className?: string;
   /**

@@ -4,10 +4,16 @@
  */
 import type { CSSProperties } from 'react';
 import { fmtCents } from '../chance.ts';
-import { fmtMoneyFull } from '../format.ts';
 import type { BookRow } from './book.ts';
 
 const shares = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+/** The running total in one precision down the column (cents), so its digits line up: "$0.84", "$1,234.50". */
+const dollars = new Intl.NumberFormat(undefined, {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 
 export function BookLevels({ rows, side }: { rows: BookRow[]; side: 'ask' | 'bid' }) {
   if (rows.length === 0) {
@@ -28,7 +34,7 @@ export function BookLevels({ rows, side }: { rows: BookRow[]; side: 'ask' | 'bid
     >
       <td className="num book-price value">{fmtCents(r.price)}</td>
       <td className="num value">{shares.format(r.size)}</td>
-      <td className="num value">{fmtMoneyFull(r.total)}</td>
+      <td className="num value">{dollars.format(r.total)}</td>
     </tr>
   ));
 }

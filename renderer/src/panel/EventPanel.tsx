@@ -5,7 +5,6 @@ import { api, type Event } from '../api.ts';
 import { rankMarkets } from '../../../src/contract/market-rules.ts';
 import { StatusBadge } from '../components/cells.tsx';
 import { Icon } from '../components/Icon.tsx';
-import { fmtInt } from '../format.ts';
 import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 import { EndedNote } from './EndedNote.tsx';
@@ -14,6 +13,7 @@ import { EventMarkets } from './EventMarkets.tsx';
 import { RulesText } from './RulesDiff.tsx';
 import { PanelLoading, PanelShell } from './PanelShell.tsx';
 import { EventStats } from './Stats.tsx';
+import { plural } from '../plural.ts';
 
 export function EventPanel({ id }: { id: string }) {
   const nav = useNav();
@@ -61,7 +61,7 @@ export function EventPanel({ id }: { id: string }) {
       <EventMarkets markets={markets} empty={all.length === 0} />
       {hidden > 0 ? (
         <p className="muted placeholder-note" data-testid="placeholders-hidden">
-          {fmtInt(hidden)} placeholder {hidden === 1 ? 'market' : 'markets'} hidden
+          {plural(hidden, 'placeholder market')} hidden
         </p>
       ) : null}
       <EventStats e={e} markets={markets.length} />

@@ -1,14 +1,17 @@
 /**
- * The global keys: Ctrl/⌘+K focuses the search box, Alt+1 … Alt+8 pick a tab (Alt+4, Search,
- * also focuses the box), Esc closes the side panel or clears the search.
+ * The global keys: Ctrl/⌘+K focuses the search box, Alt+1 … Alt+8 pick a tab and put the focus
+ * in its main list, so the arrows work at once (Alt+4, Search, focuses the box), Esc closes the
+ * side panel (the focus goes back to the row, nav.tsx) or clears the search.
  */
 import { type RefObject, useEffect } from 'react';
 import { useNav } from '../nav.tsx';
 import { TABS } from '../ui-state.tsx';
+import { focusMainList, trackKeyActivation } from '../focus.ts';
 
 export function useShortcuts(searchRef: RefObject<HTMLInputElement | null>): void {
   const nav = useNav();
   useEffect(() => {
+    trackKeyActivation();
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
@@ -22,6 +25,7 @@ export function useShortcuts(searchRef: RefObject<HTMLInputElement | null>): voi
         nav.showTab(tab);
         // The Search tab is for typing: what follows the shortcut goes into the box.
         if (tab === 'search') searchRef.current?.focus();
+        else focusMainList(tab);
         return;
       }
       // Esc inside a dialog belongs to the dialog.

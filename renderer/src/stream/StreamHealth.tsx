@@ -7,6 +7,7 @@ import { fmtInt } from '../format.ts';
 import { useLive } from '../live.tsx';
 import { fmtAge } from './LiveCells.tsx';
 import { useStreamStatus } from './store.ts';
+import { plural } from '../plural.ts';
 
 export function StreamHealth() {
   const seen = useStreamStatus();
@@ -32,8 +33,8 @@ export function StreamHealth() {
     const msgs = s.messagesPerSecond >= 10 ? Math.round(s.messagesPerSecond) : Math.round(s.messagesPerSecond * 10) / 10;
     const head = stalled ? 'Live stalled' : s.state === 'connecting' ? 'Live connecting' : 'Live';
     text =
-      `${head} · ${fmtInt(s.sockets.open)}/${fmtInt(s.sockets.total)} sockets` +
-      ` · ${fmtInt(s.assets)} assets · ${msgs} msg/s` +
+      `${head} · ${fmtInt(s.sockets.open)}/${plural(s.sockets.total, 'socket')}` +
+      ` · ${plural(s.assets, 'asset')} · ${msgs} msg/s` +
       (lastAge === null ? '' : ` · last ${lastAge < 1000 ? `${(lastAge / 1000).toFixed(1)} s` : fmtAge(lastAge)} ago`);
   }
   const detail = [

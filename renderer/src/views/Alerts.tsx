@@ -12,6 +12,7 @@ import { useAlertRules, useFiredAlerts } from '../alerts/useAlerts.ts';
 import { fmtInt } from '../format.ts';
 import { useNow } from '../hooks/useNow.ts';
 import '../alerts/alerts.css';
+import { plural } from '../plural.ts';
 
 const PAGE = 100;
 /** The log route's largest page. */
@@ -40,7 +41,7 @@ export function AlertsView() {
       <div className="toolbar">
         <span className="toolbar-title">Alerts</span>
         <span className="row-count">
-          {fmtInt(list.length)} {list.length === 1 ? 'rule' : 'rules'} · {fmtInt(total)} fired
+          {plural(list.length, 'rule')} · {fmtInt(total)} fired
         </span>
         {/* Left, where the side panel (an overlay below 1280 px) never covers it. */}
         <NotifyPermission />

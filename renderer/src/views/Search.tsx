@@ -17,6 +17,7 @@ import { useNav } from '../nav.tsx';
 import { Star } from '../watchlist.tsx';
 import { shownMarkets } from './search-results.ts';
 import './Search.css';
+import { plural } from '../plural.ts';
 
 export const SEARCH_DEBOUNCE_MS = 80;
 // A screenful; the service builds and sends every event's markets, so a page is not cheap.
@@ -104,11 +105,7 @@ export function SearchView() {
             </>
           )}
         </span>
-        {total !== undefined && term !== '' ? (
-          <span className="muted">
-            {fmtInt(total)} matching {total === 1 ? 'event' : 'events'}
-          </span>
-        ) : null}
+        {total !== undefined && term !== '' ? <span className="muted">{plural(total, 'matching event')}</span> : null}
         {search.isFetching ? <span className="spinner" role="status" aria-label="Searching" /> : null}
         {term !== '' ? <AlertButton subject={{ kind: 'search', q: term }} text="Alert on new matches" /> : null}
         <span className="toolbar-spacer" />
@@ -246,7 +243,7 @@ function SearchEventItem({ event, top }: { event: DeskSearchEvent; top: boolean 
                 className="link-btn"
                 onClick={() => nav.marketsOfEvent({ id: event.id, title: event.title ?? event.id })}
               >
-                {more} more {more === 1 ? 'market' : 'markets'}
+                {plural(more, 'more market')}
               </button>
             </li>
           ) : null}

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { fmtInt } from '../../format.ts';
+import { plural } from '../../plural.ts';
 
 interface Props {
   selectedCount: number;
@@ -23,7 +24,7 @@ export function ExportCopy({ selectedCount, onCopy, onExport, canExport }: Props
       .catch((e: unknown) => setNote({ text: e instanceof Error ? e.message : String(e), error: true }))
       .finally(() => setBusy(false));
   };
-  const rows = `${fmtInt(selectedCount)} ${selectedCount === 1 ? 'row' : 'rows'}`;
+  const rows = plural(selectedCount, 'row');
   return (
     <>
       {note ? (

@@ -8,6 +8,7 @@ import { fmtInt } from '../../format.ts';
 import { ORDER_STATUSES, type OrdersFilters } from '../../hooks/useOrders.ts';
 import { useNav } from '../../nav.tsx';
 import { ExportCopy } from './ExportCopy.tsx';
+import { plural } from '../../plural.ts';
 
 /** Outcome names offered while typing (any other name can be typed whole). */
 const COMMON_OUTCOMES = ['Yes', 'No', 'Up', 'Down', 'Over', 'Under'];
@@ -88,7 +89,7 @@ export function OrdersToolbar({ filter, onFilter, filters, onFilters, total, sel
       </label>
       {total !== undefined ? (
         <span className="orders-total" data-testid="orders-total">
-          {fmtInt(total)} {total === 1 ? 'order' : 'orders'}
+          {plural(total, 'order')}
         </span>
       ) : null}
       <span className="toolbar-spacer" />
