@@ -88,6 +88,8 @@ test('an events screen: its tab shows what /events answers for its params, expor
   await page.getByRole('button', { name: 'Delete screen Busy events' }).click();
   await expect(page.getByRole('tab', { name: 'Busy events' })).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'All events' })).toHaveAttribute('aria-selected', 'true');
-  expect((await api<{ screens: unknown[] }>('/screens')).screens).toEqual([]);
+  // Removed from the service once its Undo has passed.
+  await expect(page.getByTestId('screen-undo')).toContainText('Busy events');
+  await expect.poll(async () => (await api<{ screens: unknown[] }>('/screens')).screens, { timeout: 30_000 }).toEqual([]);
   await gridShows(page, all.map(title), 'event-row');
 });

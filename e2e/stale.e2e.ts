@@ -109,6 +109,9 @@ test('ended markets, chart labels and ranges, one chance rule, the event panel',
   expect(singleAt, 'a one-market event among the first 20').toBeGreaterThanOrEqual(0);
   const single = events[singleAt]!;
   const only = ((single['markets'] as Json[]) ?? []).filter(hasPrice)[0]!;
+  // With the market panel closed, so the grid has the room for its Status column at 1440 px.
+  await page.getByRole('button', { name: 'Close detail (Esc)' }).click();
+  await expect(page.getByTestId('detail')).toHaveCount(0);
   await showTab(page, 'Events');
   await gridShows(
     page,

@@ -82,17 +82,17 @@ test.describe('web mode (fixture catalog)', () => {
     await dayVolume.locator('button').click();
     await expect(dayVolume).toHaveAttribute('aria-sort', 'ascending');
     await page.getByLabel('Closed filter').selectOption('any');
-    // Widen the Event column by dragging its header's edge.
-    const eventHeader = page.locator('[role="columnheader"]', { has: page.locator('.th-label:text-is("Event")') });
+    // Widen the 24h volume column (always shown) by dragging its header's edge.
+    const eventHeader = page.locator('[role="columnheader"]', { has: page.locator('.th-label:text-is("24h vol")') });
     const before = await width(eventHeader);
-    const edge = (await page.getByRole('separator', { name: 'Resize Event' }).boundingBox())!;
+    const edge = (await page.getByRole('separator', { name: 'Resize 24h vol' }).boundingBox())!;
     await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
     await page.mouse.down();
     await page.mouse.move(edge.x + edge.width / 2 + 80, edge.y + edge.height / 2, { steps: 4 });
     await page.mouse.up();
     await expect.poll(async () => Math.abs((await width(eventHeader)) - before - 80), 'the column is 80 px wider').toBeLessThanOrEqual(2);
     const widened = await width(eventHeader);
-    const cell = page.locator('[data-testid="market-row"][data-index="0"] [role="gridcell"].col-event');
+    const cell = page.locator('[data-testid="market-row"][data-index="0"] [role="gridcell"].col-volume24hr');
     await expect.poll(async () => Math.abs((await width(cell)) - widened), 'cells follow the header width').toBeLessThanOrEqual(1);
     await journey.showTab(page, 'Events');
     // Saved a moment after the change (debounced): wait for it to be in storage before reloading.

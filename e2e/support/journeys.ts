@@ -271,7 +271,7 @@ export async function leaderboard(page: Page, api: Oracle): Promise<void> {
     const rows = await api<Json[]>(`/v1/leaderboard?category=${category}&timePeriod=${period}&orderBy=${order}&limit=25&offset=${offset}`);
     // The wallet is each row's title (the name shown may be a pseudonym).
     const wallets = () =>
-      page.locator('[data-testid="leader-row"] .trader-name').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+      page.locator('[data-testid="leader-row"] .trader-name').evaluateAll((els) => els.map((e) => e.getAttribute('data-wallet')));
     await expect.poll(wallets).toEqual(rows.map((r) => String(r['proxyWallet'])));
   };
   await check('OVERALL', 'DAY', 'PNL', 0);

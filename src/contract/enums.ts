@@ -73,6 +73,8 @@ export type IconKind = (typeof ICON_KINDS)[number];
 export const SCREEN_KINDS = ['markets', 'events'] as const;
 export type ScreenKind = (typeof SCREEN_KINDS)[number];
 
+/** The statuses an order can have (docs/architecture.md, "Decisions"); `orders.view`'s `status=` takes one of them. */
+export const ORDER_STATUSES = ['live', 'matched', 'delayed', 'unmatched', 'pending_settlement'] as const;
 /** The columns `orders.view` and `orders.export` sort by. */
 export const ORDER_VIEW_FIELDS = [
   'created_at',

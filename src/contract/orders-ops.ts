@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { op, type DeclsFor } from './define.ts';
-import { ORDER_VIEW_FIELDS } from './enums.ts';
+import { ORDER_STATUSES, ORDER_VIEW_FIELDS } from './enums.ts';
 import { bool, int, oneOf, str, type ParamDef } from './params.ts';
 import type { RawBody } from './raw.ts';
 import type { ordersRoutes } from './routes.ts';
@@ -137,10 +137,8 @@ export interface OrdersViewPage {
   data: OrderRow[];
 }
 
-export { ORDER_VIEW_FIELDS, type OrderViewField } from './enums.ts';
+export { ORDER_STATUSES, ORDER_VIEW_FIELDS, type OrderViewField } from './enums.ts';
 export const ORDERS_VIEW_MAX_LIMIT = 500;
-/** The statuses an order can have (docs/architecture.md, "Decisions"); `status=` takes one of them. */
-export const ORDER_STATUSES = ['live', 'matched', 'delayed', 'unmatched', 'pending_settlement'] as const;
 
 /** The filters and sort both the view and its export take. */
 const viewFilters = {

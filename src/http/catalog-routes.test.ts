@@ -230,7 +230,7 @@ function chanceOf(m: Obj): number | null {
 const real = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /**
  * An event's leader: its priced markets (any price), open first, then by first price and volume, both
- * descending, in the event's order on ties. One such market: its likeliest outcome's price; more: the first's
+ * descending, in the event's order on ties. One such market: its chance (Yes, else the highest price); more: the first's
  * first price. Its 24h change is that market's.
  */
 function leaderOf(e: Obj): { chance: number | null; change: number | null } {
@@ -247,12 +247,8 @@ function leaderOf(e: Obj): { chance: number | null; change: number | null } {
   const top = ranked[0];
   if (!top) return { chance: null, change: null };
   const change = real(top.oneDayPriceChange);
-  if (ranked.length === 1) {
-    const named = jsonArr(top.outcomes)
-      .map((_, i) => prices(top)[i] ?? null)
-      .filter((x) => x !== null);
-    if (named.length) return { chance: Math.max(...named), change };
-  }
+  // One market: the event reads as its market does (its chance: Yes, else the highest price).
+  if (ranked.length === 1) return { chance: chanceOf(top), change };
   return { chance: prices(top)[0] ?? null, change };
 }
 const abs = (v: number | null) => (v === null ? null : Math.abs(v));

@@ -8,7 +8,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, call, credentials, DesktopOnlyError, mode, NoCredentialsError, UnavailableOpError, type InputOf } from '../api.ts';
 import type { OrderViewField } from '../../../src/contract/enums.ts';
-import { ORDER_STATUSES, type OrdersViewPage } from '../../../src/contract/orders-ops.ts';
+import { ORDER_STATUSES } from '../../../src/contract/enums.ts';
+import type { OrdersViewPage } from '../../../src/contract/orders-ops.ts';
 
 export type { OrderRow, OrdersViewPage } from '../../../src/contract/orders-ops.ts';
 export { ORDER_STATUSES };

@@ -33,6 +33,7 @@ function Trader({ r, onOpen }: { r: LeaderboardEntry; onOpen(r: LeaderboardEntry
         type="button"
         className="link-btn trader-name"
         data-testid="leader-name"
+        data-wallet={r.proxyWallet}
         title={`Open ${r.userName || r.proxyWallet}: positions and recent activity`}
         onClick={(e) => {
           e.stopPropagation();
