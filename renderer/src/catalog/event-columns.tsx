@@ -51,7 +51,7 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
   {
     id: 'chance',
     header: 'Chance',
-    size: 70,
+    size: 82,
     minSize: 62,
     align: 'right',
     className: 'ev-chance',
@@ -65,7 +65,7 @@ export const EVENT_COLUMNS: GridColumn<Event, EventOrderField>[] = [
   {
     id: 'oneDayPriceChange',
     header: '24h change',
-    size: 100,
+    size: 114,
     minSize: 72,
     align: 'right',
     className: 'ev-change',

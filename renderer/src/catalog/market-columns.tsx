@@ -23,7 +23,7 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
   {
     id: 'chance',
     header: 'Chance',
-    size: 70,
+    size: 82,
     minSize: 62,
     align: 'right',
     sortable: true,
@@ -36,7 +36,7 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
   {
     id: 'oneDayPriceChange',
     header: '24h change',
-    size: 100,
+    size: 114,
     minSize: 72,
     align: 'right',
     sortable: true,
@@ -59,7 +59,7 @@ export const MARKET_COLUMNS: GridColumn<Market, MarketOrderField>[] = [
   {
     id: 'spread',
     header: 'Spread',
-    size: 68,
+    size: 80,
     minSize: 62,
     align: 'right',
     sortable: true,
