@@ -1,6 +1,6 @@
 /**
  * The side panel's frame: kind, status badge, close button, and the scrolling body. Esc closes
- * it too (App.tsx). Below 1280 px wide it overlays the grid instead of squeezing it (panel.css);
+ * it too (App.tsx). Below 1280 px wide it overlays the view, and the grid fits to what is left uncovered (panel.css);
  * what it then covers is made inert, so no Tab stop hides under it. Opened with Enter, it takes
  * the focus (its title, then Tab reaches its controls); closed, the focus goes back (nav.tsx).
  */
